@@ -1,0 +1,67 @@
+#!/bin/bash
+# Shared shell helpers for cdev-compat scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+# Repository root, build dir (inside the repo, git-ignored) and cache dir (outside the repo).
+CDEV_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$CDEV_TOP/build}
+CDEV_COMPAT_CACHE=${CDEV_COMPAT_CACHE:-/var/cache/cdev-compat}
+export CDEV_TOP BUILD_DIR CDEV_COMPAT_CACHE
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+log() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+# need_pkgs CMD:PKG ... - install the Debian package for every missing command.
+need_pkgs() {
+	local spec cmd pkg missing=()
+	for spec in "$@"; do
+		cmd=${spec%%:*}
+		pkg=${spec#*:}
+		command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
+		apt-get update >&2 || die "apt-get update failed"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+			die "cannot install ${missing[*]}"
+	fi
+}
+
+# apt_mirror_debian / apt_mirror_security - the Debian archive and security URIs this host's apt
+# uses, read from its configuration at run time (no host name is written in the repository).
+apt_mirror_for() {
+	local want=$1 uri rel
+	while read -r uri rel; do
+		case "$rel" in
+		"$want") printf '%s\n' "${uri%/}"; return 0 ;;
+		esac
+	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
+	done < <(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' | sort -u)
+	return 1
+}
+
+apt_mirror_debian() {
+	local codename
+	# shellcheck disable=SC1091
+	codename=$(. /etc/os-release && printf '%s' "$VERSION_CODENAME")
+	apt_mirror_for "$codename" || die "no apt source for Debian '$codename' on this host"
+}
+
+apt_mirror_security() {
+	local codename
+	# shellcheck disable=SC1091
+	codename=$(. /etc/os-release && printf '%s' "$VERSION_CODENAME")
+	apt_mirror_for "$codename-security" || die "no apt source for '$codename-security' on this host"
+}
+
+# elapsed START - seconds since START (from date +%s.%N), one decimal.
+elapsed() {
+	awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'
+}
