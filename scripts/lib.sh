@@ -42,8 +42,7 @@ apt_mirror_for() {
 		case "$rel" in
 		"$want") printf '%s\n' "${uri%/}"; return 0 ;;
 		esac
-	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
-	done < <(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' | sort -u)
+	done < <(apt-get indextargets --format "\$(REPO_URI) \$(RELEASE)" | sort -u)
 	return 1
 }
 
