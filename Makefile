@@ -1,0 +1,27 @@
+# cdev-compat: the only entry point. Targets are thin; the logic lives in scripts that run alone.
+# See README.md.
+
+.PHONY: all check deb kernel matrix test bench clean
+
+all:
+	scripts/build-shim.sh
+
+check:
+	tests/host/run-checks.sh
+
+deb:
+	scripts/build-deb.sh
+
+kernel:
+	kernel/build-kernel.sh
+
+matrix:
+	tests/matrix/run-matrix.sh
+
+test: check matrix
+
+bench:
+	scripts/bench.sh
+
+clean:
+	rm -rf build
