@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cdev_compat_unregister.h - both spellings of unregister_chrdev() on both kinds of kernel.
+ *
+ * Included by <cdev_compat.h>, and by the wrapper <linux/fs.h> in compat/wrap/ right after
+ * the kernel's own <linux/fs.h>, so that a force-included build gets these macros at the
+ * point where the kernel's definitions exist. Needs only <linux/fs.h> and the probe results.
+ *
+ * unregister_chrdev() and __unregister_chrdev() become macros that count their arguments
+ * and call a correctly typed static inline function, which calls the kernel's real function
+ * with the arity the feature probes found. Each argument is evaluated exactly once (it is a
+ * function argument), and the result is an int 0, so legacy code written for the old int
+ * result still compiles.
+ */
+#ifndef CDEV_COMPAT_UNREGISTER_H
+#define CDEV_COMPAT_UNREGISTER_H
+
+#include <linux/fs.h>
+#include <cdev_compat_probes.h>
+
+#if !defined(CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS) || !defined(CDEV_COMPAT___UNREGISTER_CHRDEV_ARGS)
+#error "cdev-compat: probe results missing; build with compat/cdev-compat.mk"
+#endif
+
+#define CDEV_COMPAT_NARGS(...) CDEV_COMPAT_NARGS_(__VA_ARGS__, 5, 4, 3, 2, 1, 0)
+#define CDEV_COMPAT_NARGS_(a1, a2, a3, a4, a5, n, ...) n
+#define CDEV_COMPAT_CAT(a, b) CDEV_COMPAT_CAT_(a, b)
+#define CDEV_COMPAT_CAT_(a, b) a##b
+
+/**
+ * cdev_compat_kernel_unregister_chrdev() - the kernel's own __unregister_chrdev()
+ * @major: major number
+ * @baseminor: first minor number
+ * @count: number of minors
+ * @name: the name given at registration; the kernel never reads it (fs/char_dev.c), and a
+ *	one-arg kernel does not take it
+ *
+ * The parenthesised name calls the function, not the compat macro of the same name.
+ */
+static inline void cdev_compat_kernel_unregister_chrdev(unsigned int major,
+							 unsigned int baseminor,
+							 unsigned int count,
+							 const char *name)
+{
+#if CDEV_COMPAT___UNREGISTER_CHRDEV_ARGS == 3
+	(__unregister_chrdev)(major, baseminor, count);
+#else
+	(__unregister_chrdev)(major, baseminor, count, name);
+#endif
+}
+
+/**
+ * cdev_compat_unregister_chrdev_1() - unregister_chrdev(major)
+ * @major: major number given to or returned by register_chrdev()
+ *
+ * Calls the kernel's unregister_chrdev() with the arity it has (the name is NULL on a
+ * two-arg kernel, which ignores it).
+ *
+ * Return: 0, for code written against the old int result.
+ */
+static inline int cdev_compat_unregister_chrdev_1(unsigned int major)
+{
+#if CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS == 1
+	(unregister_chrdev)(major);
+#else
+	(unregister_chrdev)(major, NULL);
+#endif
+	return 0;
+}
+
+/**
+ * cdev_compat_unregister_chrdev_2() - unregister_chrdev(major, name)
+ * @major: major number given to or returned by register_chrdev()
+ * @name: the name given at registration (evaluated once, then unused on a one-arg kernel)
+ *
+ * Return: 0, for code written against the old int result.
+ */
+static inline int cdev_compat_unregister_chrdev_2(unsigned int major,
+						  const char *name)
+{
+#if CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS == 1
+	(unregister_chrdev)(major);
+#else
+	(unregister_chrdev)(major, name);
+#endif
+	return 0;
+}
+
+/**
+ * cdev_compat___unregister_chrdev_3() - __unregister_chrdev(major, baseminor, count)
+ * @major: major number
+ * @baseminor: first minor number
+ * @count: number of minors
+ *
+ * Return: 0.
+ */
+static inline int cdev_compat___unregister_chrdev_3(unsigned int major,
+						    unsigned int baseminor,
+						    unsigned int count)
+{
+	cdev_compat_kernel_unregister_chrdev(major, baseminor, count, NULL);
+	return 0;
+}
+
+/**
+ * cdev_compat___unregister_chrdev_4() - __unregister_chrdev(major, baseminor, count, name)
+ * @major: major number
+ * @baseminor: first minor number
+ * @count: number of minors
+ * @name: the name given at registration (evaluated once)
+ *
+ * Return: 0.
+ */
+static inline int cdev_compat___unregister_chrdev_4(unsigned int major,
+						    unsigned int baseminor,
+						    unsigned int count,
+						    const char *name)
+{
+	cdev_compat_kernel_unregister_chrdev(major, baseminor, count, name);
+	return 0;
+}
+
+#ifndef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
+#define CDEV_COMPAT_UNREGISTER_PREFIX cdev_compat_
+#else
+/* Redirect mode: <cdev_compat.h> defines cdev_compat_redirect_*() and routes through them. */
+#define CDEV_COMPAT_UNREGISTER_PREFIX cdev_compat_redirect_
+#endif
+
+#define unregister_chrdev(...)						\
+	CDEV_COMPAT_CAT(CDEV_COMPAT_CAT(CDEV_COMPAT_UNREGISTER_PREFIX,	\
+					unregister_chrdev_),		\
+			CDEV_COMPAT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define __unregister_chrdev(...)					\
+	CDEV_COMPAT_CAT(CDEV_COMPAT_CAT(CDEV_COMPAT_UNREGISTER_PREFIX,	\
+					__unregister_chrdev_),		\
+			CDEV_COMPAT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+
+#endif /* CDEV_COMPAT_UNREGISTER_H */

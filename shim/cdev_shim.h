@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cdev_shim.h - what the parts of cdev_shim.ko share.
+ */
+#ifndef CDEV_SHIM_H
+#define CDEV_SHIM_H
+
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <cdev_compat.h>
+#include "cdev_shim_ioctl.h"
+
+/**
+ * struct cdev_shim_dev - a test device's state, with its cdev-compat region embedded
+ * @region: the region; open() gets back here from inode->i_cdev
+ * @opens: number of opens so far
+ */
+struct cdev_shim_dev {
+	struct cdev_compat_region region;
+	atomic_t opens;
+};
+
+struct cdev_shim_region_info {
+	const char *name;
+	unsigned int major;
+	unsigned int minor;
+	unsigned int index;
+	bool served_by_cdev_compat;
+};
+
+extern const struct file_operations cdev_shim_fops;
+
+ssize_t cdev_shim_report(const struct cdev_shim_region_info *info,
+			 char __user *buf, size_t len, loff_t *ppos);
+long cdev_shim_whoami(const struct cdev_shim_region_info *info,
+		      unsigned long arg);
+
+int cdev_shim_legacy_init(void);
+void cdev_shim_legacy_exit(void);
+int cdev_shim_redirect_init(void);
+void cdev_shim_redirect_exit(void);
+int cdev_shim_ctl_init(void);
+void cdev_shim_ctl_exit(void);
+
+#endif /* CDEV_SHIM_H */

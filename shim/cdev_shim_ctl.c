@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cdev_shim control device, /dev/cdev_shim_ctl: registers and unregisters test regions
+ * through the cdev-compat helpers on request (CDEV_SHIM_IOC_REGISTER/UNREGISTER), so the
+ * guest tests can try any major, base minor and count, clashes and bad ranges, and get the
+ * helper's errno back. Test region <id> is named cdev_shim_t<id>; with nodes, its devices
+ * are /dev/cdev_shim_t<id>_<minor>. They serve the main device's file operations.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": ctl: " fmt
+
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <cdev_compat.h>
+
+#include "cdev_shim.h"
+
+#define CTL_MAX_REGIONS 16
+
+/**
+ * struct ctl_region - a test region and the name it is registered under
+ * @dev: the device state with its region
+ * @name: "cdev_shim_t<id>"
+ */
+struct ctl_region {
+	struct cdev_shim_dev dev;
+	char *name;
+};
+
+static struct cdev_compat_region ctl;
+static struct ctl_region *regions[CTL_MAX_REGIONS];
+static DEFINE_MUTEX(regions_lock);
+
+static void ctl_free(unsigned int id)
+{
+	struct ctl_region *cr = regions[id];
+
+	regions[id] = NULL;
+	cdev_compat_unregister(&cr->dev.region);
+	kfree(cr->name);
+	kfree(cr);
+}
+
+static int ctl_register(struct cdev_shim_region_req *req)
+{
+	struct ctl_region *cr;
+	char *fmt;
+	unsigned int id;
+	int ret;
+
+	for (id = 0; id < CTL_MAX_REGIONS && regions[id]; id++)
+		;
+	if (id == CTL_MAX_REGIONS)
+		return -ENOSPC;
+	cr = kzalloc(sizeof(*cr), GFP_KERNEL);
+	if (!cr)
+		return -ENOMEM;
+	cr->name = kasprintf(GFP_KERNEL, "cdev_shim_t%u", id);
+	if (!cr->name) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = cdev_compat_register(&cr->dev.region, req->major, req->baseminor,
+				   req->count, cr->name, &cdev_shim_fops);
+	if (ret)
+		goto err_free;
+	if (req->nodes) {
+		fmt = kasprintf(GFP_KERNEL, "%s_%%u", cr->name);
+		ret = fmt ? cdev_compat_create_nodes(&cr->dev.region, cr->name, 0666, fmt)
+			  : -ENOMEM;
+		kfree(fmt);
+		if (ret)
+			goto err_unregister;
+	}
+	regions[id] = cr;
+	req->id = id;
+	req->first_major = MAJOR(cr->dev.region.first);
+	req->first_minor = MINOR(cr->dev.region.first);
+	return 0;
+
+err_unregister:
+	cdev_compat_unregister(&cr->dev.region);
+err_free:
+	kfree(cr->name);
+	kfree(cr);
+	return ret;
+}
+
+static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct cdev_shim_region_req req;
+	u32 id;
+	long ret;
+
+	switch (cmd) {
+	case CDEV_SHIM_IOC_REGISTER:
+		if (copy_from_user(&req, (void __user *)arg, sizeof(req)))
+			return -EFAULT;
+		mutex_lock(&regions_lock);
+		ret = ctl_register(&req);
+		mutex_unlock(&regions_lock);
+		if (!ret && copy_to_user((void __user *)arg, &req, sizeof(req)))
+			ret = -EFAULT;
+		return ret;
+	case CDEV_SHIM_IOC_UNREGISTER:
+		if (get_user(id, (u32 __user *)arg))
+			return -EFAULT;
+		if (id >= CTL_MAX_REGIONS)
+			return -EINVAL;
+		mutex_lock(&regions_lock);
+		ret = regions[id] ? 0 : -ENOENT;
+		if (!ret)
+			ctl_free(id);
+		mutex_unlock(&regions_lock);
+		return ret;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = ctl_ioctl,
+};
+
+/**
+ * cdev_shim_ctl_init() - register /dev/cdev_shim_ctl
+ *
+ * Return: 0 or a negative errno, with nothing left registered.
+ */
+int cdev_shim_ctl_init(void)
+{
+	int ret;
+
+	ret = cdev_compat_register(&ctl, 0, 0, 1, "cdev_shim_ctl", &ctl_fops);
+	if (ret)
+		return ret;
+	ret = cdev_compat_create_nodes(&ctl, NULL, 0600, "cdev_shim_ctl");
+	if (ret)
+		cdev_compat_unregister(&ctl);
+	return ret;
+}
+
+/**
+ * cdev_shim_ctl_exit() - remove the control device and every test region
+ */
+void cdev_shim_ctl_exit(void)
+{
+	unsigned int id;
+
+	cdev_compat_unregister(&ctl);
+	mutex_lock(&regions_lock);
+	for (id = 0; id < CTL_MAX_REGIONS; id++)
+		if (regions[id])
+			ctl_free(id);
+	mutex_unlock(&regions_lock);
+}

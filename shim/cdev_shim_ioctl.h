@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * cdev_shim_ioctl.h - the ioctls of cdev_shim's test devices, for the guest test programs.
+ */
+#ifndef CDEV_SHIM_IOCTL_H
+#define CDEV_SHIM_IOCTL_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/**
+ * struct cdev_shim_whoami - which device and minor served an ioctl
+ * @major: major of the device file
+ * @minor: minor of the device file
+ * @index: position within its region (counts across a major boundary)
+ * @served_by_cdev_compat: 1 when the region behind it is a cdev-compat region
+ * @name: region name
+ */
+struct cdev_shim_whoami {
+	__u32 major;
+	__u32 minor;
+	__u32 index;
+	__u32 served_by_cdev_compat;
+	char name[32];
+};
+
+/**
+ * struct cdev_shim_region_req - register a test region through the cdev helpers
+ * @major: major, 0 for a dynamic one (in)
+ * @baseminor: first minor (in)
+ * @count: number of minors (in)
+ * @nodes: 1 to create device nodes cdev_shim_t<id>_<minor> (in)
+ * @id: handle of the new region, for CDEV_SHIM_IOC_UNREGISTER (out)
+ * @first_major: major of the first device number (out)
+ * @first_minor: minor of the first device number (out)
+ */
+struct cdev_shim_region_req {
+	__u32 major;
+	__u32 baseminor;
+	__u32 count;
+	__u32 nodes;
+	__u32 id;
+	__u32 first_major;
+	__u32 first_minor;
+};
+
+#define CDEV_SHIM_IOC_MAGIC	0xCD
+#define CDEV_SHIM_IOC_WHOAMI	_IOR(CDEV_SHIM_IOC_MAGIC, 1, struct cdev_shim_whoami)
+/* On the control device /dev/cdev_shim_ctl; errors come back as errno. */
+#define CDEV_SHIM_IOC_REGISTER	_IOWR(CDEV_SHIM_IOC_MAGIC, 2, struct cdev_shim_region_req)
+#define CDEV_SHIM_IOC_UNREGISTER _IOW(CDEV_SHIM_IOC_MAGIC, 3, __u32)
+
+#endif /* CDEV_SHIM_IOCTL_H */
