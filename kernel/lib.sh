@@ -1,0 +1,112 @@
+#!/bin/bash
+# Helpers shared by the kernel/ scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+# shellcheck disable=SC2034
+KERNEL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CDEV_TOP=$(cd "$KERNEL_DIR/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$CDEV_TOP/build}
+CDEV_COMPAT_CACHE=${CDEV_COMPAT_CACHE:-/var/cache/cdev-compat}
+# shellcheck disable=SC2034 # used by the scripts that source this file
+KCACHE=$CDEV_COMPAT_CACHE/kernel
+SRC_PKG=linux-source-6.1
+SRC_TARBALL=/usr/src/$SRC_PKG.tar.xz
+COCCI=$KERNEL_DIR/cocci/unregister_chrdev-drop-name.cocci
+FRAGMENT=$KERNEL_DIR/config/onearg.config
+LOCALVERSION_ONEARG=-cdev-onearg
+export CDEV_COMPAT_CACHE BUILD_DIR
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+log() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+}
+
+# need_pkgs CMD:PKG ... - install the Debian package of every missing command, or die.
+need_pkgs() {
+	local spec cmd pkg missing=()
+	for spec in "$@"; do
+		cmd=${spec%%:*}
+		pkg=${spec#*:}
+		if [[ $cmd == /* ]]; then
+			[ -e "$cmd" ] || missing+=("$pkg")
+		else
+			command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
+		apt-get update >&2 || die "apt-get update failed"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+			die "cannot install ${missing[*]}"
+	fi
+}
+
+# The kernel build needs these; install whatever is missing.
+need_kbuild_pkgs() {
+	need_pkgs gcc:build-essential make:build-essential bc:bc bison:bison flex:flex \
+		/usr/include/openssl/ssl.h:libssl-dev /usr/include/libelf.h:libelf-dev \
+		pahole:dwarves rsync:rsync depmod:kmod cpio:cpio dpkg-buildpackage:dpkg-dev \
+		fakeroot:fakeroot xz:xz-utils
+}
+
+# src_version - the Debian version of the installed linux-source-6.1 (installs it if missing).
+src_version() {
+	need_pkgs "$SRC_TARBALL:$SRC_PKG"
+	dpkg-query -W -f='${Version}' "$SRC_PKG"
+}
+
+# sha_of FILE... - one sha256 over the given files' contents, in order.
+sha_of() {
+	cat "$@" | sha256sum | cut -c1-16
+}
+
+# series_files - the committed series, in order (cover letter excluded: it changes nothing).
+series_files() {
+	local f
+	for f in "$KERNEL_DIR"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$f" ] || die "no patches in $KERNEL_DIR/patches"
+		case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
+		printf '%s\n' "$f"
+	done
+}
+
+series_sha() {
+	local -a files
+	mapfile -t files < <(series_files)
+	sha_of "${files[@]}"
+}
+
+# extract_source DEST - unpack the pristine linux-source-6.1 tarball into DEST (must not exist);
+# the tree ends up in DEST itself.
+extract_source() {
+	local dest=$1 tmp
+	[ ! -e "$dest" ] || die "$dest already exists"
+	need_pkgs xz:xz-utils
+	tmp=$(mktemp -d "$(dirname "$dest")/.extract.XXXXXX")
+	tar -C "$tmp" -xf "$SRC_TARBALL"
+	[ -f "$tmp/$SRC_PKG/Makefile" ] || die "unexpected layout in $SRC_TARBALL"
+	mv "$tmp/$SRC_PKG" "$dest"
+	rmdir "$tmp"
+}
+
+# apply_series_clean TREE - apply the committed series with patch -p1; any fuzz, offset or
+# reject is an error (the series is made against exactly this source version).
+apply_series_clean() {
+	local tree=$1 p out
+	need_pkgs patch:patch
+	while read -r p; do
+		if ! out=$(patch -d "$tree" -p1 --dry-run --fuzz=0 -N <"$p" 2>&1) ||
+			grep -q -e '^Hunk' -e 'FAILED' -e 'reject' <<<"$out"; then
+			printf '%s\n' "$out" >&2
+			die "${p##*/} does not apply cleanly to $SRC_PKG $(src_version)"
+		fi
+		patch -d "$tree" -p1 --fuzz=0 -N --no-backup-if-mismatch -s <"$p" ||
+			die "applying ${p##*/} failed"
+		log "applied ${p##*/}"
+	done < <(series_files)
+}
