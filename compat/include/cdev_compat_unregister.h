@@ -43,6 +43,7 @@ static inline void cdev_compat_kernel_unregister_chrdev(unsigned int major,
 							 const char *name)
 {
 #if CDEV_COMPAT___UNREGISTER_CHRDEV_ARGS == 3
+	(void)name;
 	(__unregister_chrdev)(major, baseminor, count);
 #else
 	(__unregister_chrdev)(major, baseminor, count, name);
@@ -79,6 +80,7 @@ static inline int cdev_compat_unregister_chrdev_2(unsigned int major,
 						  const char *name)
 {
 #if CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS == 1
+	(void)name;
 	(unregister_chrdev)(major);
 #else
 	(unregister_chrdev)(major, name);

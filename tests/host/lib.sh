@@ -1,0 +1,75 @@
+#!/bin/bash
+# Helpers for the host test scripts (tests/host/t-*.sh). Source it.
+# shellcheck shell=bash
+
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+
+HOST_TESTS=$CDEV_TOP/tests/host
+TEST_WORK=${TEST_WORK:-$BUILD_DIR/host-tests}
+mkdir -p "$TEST_WORK"
+
+# TAP-style result lines; tests/host/run-checks.sh numbers and counts them.
+ok() { printf 'ok - %s\n' "$*"; }
+not_ok() { printf 'not ok - %s\n' "$*"; }
+# check DESC CMD... - one result line from a command's status.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# headers_twoarg - build dir of the installed Debian 6.1 headers (linux-headers-amd64 is
+# installed when missing); prints it.
+headers_twoarg() {
+	local pkg
+	if ! dpkg-query -W -f='${Status}' linux-headers-amd64 2>/dev/null | grep -q 'ok installed'; then
+		log "installing linux-headers-amd64"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-headers-amd64 >&2 ||
+			{ apt-get update >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-headers-amd64 >&2; } ||
+			die "cannot install linux-headers-amd64"
+	fi
+	pkg=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 | grep -o 'linux-headers-[^ ,]*-amd64' | head -n1)
+	[ -n "$pkg" ] || die "cannot resolve the headers package behind linux-headers-amd64"
+	[ -d "/usr/src/$pkg" ] || die "/usr/src/$pkg missing although $pkg is installed"
+	printf '/usr/src/%s\n' "$pkg"
+}
+
+# headers_onearg - build dir of the one-arg headers tree (made on demand); prints it.
+headers_onearg() {
+	"$HOST_TESTS/make-onearg-headers.sh"
+}
+
+# kbuild KDIR DIR LOG [ARG...] - build the modules in DIR against KDIR with W=1; output in LOG.
+kbuild() {
+	local kdir=$1 dir=$2 logf=$3
+	shift 3
+	make -C "$kdir" M="$dir" W=1 -j"$(nproc)" "$@" modules >"$logf" 2>&1
+}
+
+# warnings LOG - the compiler warnings in a build log, one per line, paths made relative.
+warnings() {
+	grep -E '(warning|error):' "$1" | sed -E 's#^.*/([^/:]+:[0-9]+:[0-9]+:)#\1#' | sort -u || true
+}
+
+# source_files REL... - files of Debian's linux-source-6.1 (installed when missing), extracted
+# to the cache in one pass over the tarball; prints the directory they are under.
+source_files() {
+	local tarball=/usr/src/linux-source-6.1.tar.xz ver dir rel missing=()
+	if [ ! -f "$tarball" ]; then
+		log "installing linux-source-6.1"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-source-6.1 >&2 ||
+			die "cannot install linux-source-6.1"
+	fi
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+	dir=$CDEV_COMPAT_CACHE/linux-source-files/$ver
+	for rel in "$@"; do
+		[ -f "$dir/$rel" ] || missing+=("linux-source-6.1/$rel")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		mkdir -p "$dir"
+		tar -xJf "$tarball" -C "$dir" --strip-components=1 "${missing[@]}" ||
+			die "cannot extract ${missing[*]} from $tarball"
+	fi
+	printf '%s\n' "$dir"
+}

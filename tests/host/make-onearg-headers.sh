@@ -1,0 +1,54 @@
+#!/bin/bash
+# make-onearg-headers.sh - make a one-arg kernel headers tree in seconds, without building a
+# kernel: a copy of the installed Debian 6.1 headers (linux-headers-amd64) with the
+# include/linux/fs.h part of the kernel port (kernel/patches/*.patch) applied. Prints the
+# tree's build dir (the KDIR to build modules against).
+#
+# Cached under $CDEV_COMPAT_CACHE/onearg-headers/, keyed by the headers package version, the
+# fs.h hunks and this script.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+need_pkgs filterdiff:patchutils patch:patch
+twoarg=$(headers_twoarg)
+flavour=$(basename "$twoarg")
+common_src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$twoarg/Makefile")
+[ -d "$common_src" ] || die "cannot find the -common headers that $twoarg/Makefile includes"
+
+shopt -s nullglob
+patches=("$CDEV_TOP"/kernel/patches/[0-9]*.patch)
+[ ${#patches[@]} -gt 0 ] || die "no kernel/patches/*.patch: the kernel port is missing"
+hunks=$(filterdiff -i '*include/linux/fs.h' "${patches[@]}")
+[ -n "$hunks" ] || die "kernel/patches/*.patch do not touch include/linux/fs.h"
+
+version=$(dpkg-query -W -f='${Version}' "$flavour")
+key=$({ printf '%s\n%s\n' "$flavour" "$version"; printf '%s\n' "$hunks"; cat "${BASH_SOURCE[0]}"; } |
+	sha256sum | cut -c1-16)
+top=$CDEV_COMPAT_CACHE/onearg-headers/$flavour-$key
+if [ -f "$top/.complete" ]; then
+	printf '%s\n' "$top/$flavour"
+	exit 0
+fi
+
+rm -rf "$top"
+mkdir -p "$top"
+common=$top/$(basename "$common_src")
+cp -a "$common_src" "$common"
+cp -a "$twoarg" "$top/$flavour"
+# Relative links into /usr/lib/linux-kbuild-* would dangle in the copy: make them absolute.
+for link in "$common"/scripts "$common"/tools "$top/$flavour"/scripts "$top/$flavour"/tools; do
+	[ -L "$link" ] || continue
+	target=$(readlink -f "${link/#$top/$(dirname "$twoarg")}")
+	ln -sfn "$target" "$link"
+done
+sed -i "s#^include .*/Makefile\$#include $common/Makefile#" "$top/$flavour/Makefile"
+
+# The fs.h of the headers package is the file the patch was written against.
+rm -f "$common/include/linux/fs.h"
+cp "$common_src/include/linux/fs.h" "$common/include/linux/fs.h"
+printf '%s\n' "$hunks" | patch -s -d "$common" -p1 -F0 --no-backup-if-mismatch ||
+	die "the fs.h hunks of kernel/patches do not apply to $common_src/include/linux/fs.h"
+touch "$top/.complete"
+log "one-arg headers: $top/$flavour (from $flavour $version + kernel/patches fs.h hunks)"
+printf '%s\n' "$top/$flavour"
