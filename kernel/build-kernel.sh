@@ -1,0 +1,87 @@
+#!/bin/bash
+# Build the one-arg guest kernel as Debian packages (what `make kernel` runs).
+#
+# linux-source-6.1 + kernel/patches/, configured as x86_64 defconfig + kvm_guest.config +
+# kernel/config/onearg.config, LOCALVERSION=-cdev-onearg, `make bindeb-pkg`.
+#
+# Cached in $CDEV_COMPAT_CACHE/kernel/build/<key>/, key = source version + series sha + fragment
+# sha + this script's sha. The cache holds the .debs, `vmlinuz` (the bzImage, for direct QEMU
+# boot), `config` and `release`. The linux-image and linux-headers .debs are then hard-linked
+# (or copied) to $BUILD_DIR/kernel/ and their paths printed, one a line, then vmlinuz.
+# A warm run takes seconds; a cold run prints its build time.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+need_kbuild_pkgs
+ver=$(src_version)
+key=$(printf '%s\n' "$ver" "$(series_sha)" "$(sha_of "$FRAGMENT")" "$(sha_of "$0")" | sha256sum | cut -c1-16)
+out=$KCACHE/build/$key
+obj=$out/obj
+dest=$BUILD_DIR/kernel
+
+publish() {
+	local f
+	mkdir -p "$dest"
+	rm -f "$dest"/linux-image-*.deb "$dest"/linux-headers-*.deb "$dest"/vmlinuz "$dest"/config
+	for f in "$out"/linux-image-*.deb "$out"/linux-headers-*.deb "$out"/vmlinuz "$out"/config; do
+		[ -e "$f" ] || die "missing $f in the cache"
+		ln -f "$f" "$dest/" 2>/dev/null || cp -f "$f" "$dest/"
+	done
+	log "kernel $(cat "$out/release") (key $key, cache $out)"
+	for f in "$dest"/linux-image-*.deb "$dest"/linux-headers-*.deb "$dest"/vmlinuz; do
+		printf '%s\n' "$f"
+	done
+}
+
+if [ -f "$out/.done" ]; then
+	log "cache hit"
+	publish
+	exit 0
+fi
+
+log "cold build: key $key ($SRC_PKG $ver)"
+start=$(date +%s)
+tree=$("$KERNEL_DIR/apply-series.sh" | tail -n1)
+mkdir -p "$obj"
+
+# Configure: defconfig, then merge kvm_guest.config and our fragment, then check that every
+# setting of the fragment survived (a dependency can silently drop one).
+make -s -C "$tree" O="$obj" ARCH=x86_64 defconfig
+(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+	"$tree/kernel/configs/kvm_guest.config" "$FRAGMENT" >"$out/merge_config.log")
+make -s -C "$tree" O="$obj" ARCH=x86_64 olddefconfig
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*) want=$line ;;
+	"# CONFIG_"*" is not set") want=$line ;;
+	*) continue ;;
+	esac
+	if [[ $want == "# "* ]]; then
+		sym=${want#\# }
+		sym=${sym%% *}
+		! grep -q "^$sym=" "$obj/.config" || { log "dropped: $want"; bad=1; }
+	else
+		grep -qxF "$want" "$obj/.config" || { log "dropped: $want (have: $(grep "^${want%%=*}=" "$obj/.config" || echo unset))"; bad=1; }
+	fi
+done <"$FRAGMENT"
+[ "$bad" -eq 0 ] || die "config fragment not fully applied; see $obj/.config"
+
+# Build the packages. Debs land in the parent of the object dir, i.e. $out.
+make -C "$tree" O="$obj" ARCH=x86_64 -j"$(nproc)" \
+	LOCALVERSION=-cdev-onearg KDEB_PKGVERSION="$ver+onearg1" \
+	KBUILD_BUILD_USER=cdev-compat KBUILD_BUILD_HOST=cdev-compat \
+	DPKG_FLAGS=-d bindeb-pkg >"$out/build.log" 2>&1 || {
+	tail -30 "$out/build.log" >&2
+	die "kernel build failed; log: $out/build.log"
+}
+release=$(make -s -C "$tree" O="$obj" LOCALVERSION=-cdev-onearg kernelrelease)
+printf '%s\n' "$release" >"$out/release"
+cp -f "$obj/arch/x86/boot/bzImage" "$out/vmlinuz"
+cp -f "$obj/.config" "$out/config"
+end=$(date +%s)
+printf '%s\n' "$((end - start))" >"$out/build-seconds"
+touch "$out/.done"
+log "cold build took $(((end - start) / 60))m$(((end - start) % 60))s"
+publish
