@@ -24,7 +24,7 @@
  * does nothing. A later explicit #include <cdev_compat.h> gets everything.
  */
 #if !defined(CDEV_COMPAT_EARLY_PASS) && !defined(_LINUX_FS_H) && \
-	__has_include(<cdev_compat_wrap.h>)
+	__has_include("cdev_compat_wrap.h")
 #define CDEV_COMPAT_EARLY_PASS
 #elif !defined(CDEV_COMPAT_H)
 #define CDEV_COMPAT_H
@@ -250,12 +250,6 @@ static inline void cdev_compat_unregister(struct cdev_compat_region *r)
 	r->count = 0;
 }
 
-#if CDEV_COMPAT_DEVNODE_CONST_DEVICE
-#define CDEV_COMPAT_DEVNODE_DEVICE const struct device
-#else
-#define CDEV_COMPAT_DEVNODE_DEVICE struct device
-#endif
-
 /**
  * cdev_compat_devnode() - class devnode callback that applies the region's node mode
  * @dev: a device made by cdev_compat_create_nodes(); its drvdata is the region
@@ -265,8 +259,11 @@ static inline void cdev_compat_unregister(struct cdev_compat_region *r)
  *
  * Return: NULL, keeping the device's own name.
  */
-static inline char *cdev_compat_devnode(CDEV_COMPAT_DEVNODE_DEVICE *dev,
-					umode_t *mode)
+#if CDEV_COMPAT_DEVNODE_CONST_DEVICE
+static inline char *cdev_compat_devnode(const struct device *dev, umode_t *mode)
+#else
+static inline char *cdev_compat_devnode(struct device *dev, umode_t *mode)
+#endif
 {
 	const struct cdev_compat_region *r = dev_get_drvdata(dev);
 

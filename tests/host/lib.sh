@@ -40,6 +40,26 @@ headers_onearg() {
 	"$HOST_TESTS/make-onearg-headers.sh"
 }
 
+# clone_headers KDIR TOP - copy a Debian headers build dir and the -common tree it includes
+# into TOP, so that the copy's headers can be changed; the copy's include/linux/fs.h is a
+# file of its own. Prints the copy's build dir.
+clone_headers() {
+	local kdir=$1 top=$2 common_src flavour link
+	flavour=$(basename "$kdir")
+	common_src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
+	[ -d "$common_src" ] || die "cannot find the -common headers that $kdir/Makefile includes"
+	mkdir -p "$top"
+	cp -a "$common_src" "$top/"
+	cp -a "$kdir" "$top/"
+	# Relative links (into /usr/lib/linux-kbuild-*) would dangle in the copy.
+	for link in "$top/$(basename "$common_src")"/{scripts,tools} "$top/$flavour"/{scripts,tools}; do
+		[ -L "$link" ] || continue
+		ln -sfn "$(readlink -f "$(dirname "$kdir")/${link#"$top"/}")" "$link"
+	done
+	sed -i "s#^include .*/Makefile\$#include $top/$(basename "$common_src")/Makefile#" "$top/$flavour/Makefile"
+	printf '%s\n' "$top/$flavour"
+}
+
 # kbuild KDIR DIR LOG [ARG...] - build the modules in DIR against KDIR with W=1; output in LOG.
 kbuild() {
 	local kdir=$1 dir=$2 logf=$3

@@ -14,7 +14,6 @@ need_pkgs filterdiff:patchutils patch:patch
 twoarg=$(headers_twoarg)
 flavour=$(basename "$twoarg")
 common_src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$twoarg/Makefile")
-[ -d "$common_src" ] || die "cannot find the -common headers that $twoarg/Makefile includes"
 
 shopt -s nullglob
 patches=("$CDEV_TOP"/kernel/patches/[0-9]*.patch)
@@ -32,23 +31,11 @@ if [ -f "$top/.complete" ]; then
 fi
 
 rm -rf "$top"
-mkdir -p "$top"
-common=$top/$(basename "$common_src")
-cp -a "$common_src" "$common"
-cp -a "$twoarg" "$top/$flavour"
-# Relative links into /usr/lib/linux-kbuild-* would dangle in the copy: make them absolute.
-for link in "$common"/scripts "$common"/tools "$top/$flavour"/scripts "$top/$flavour"/tools; do
-	[ -L "$link" ] || continue
-	target=$(readlink -f "${link/#$top/$(dirname "$twoarg")}")
-	ln -sfn "$target" "$link"
-done
-sed -i "s#^include .*/Makefile\$#include $common/Makefile#" "$top/$flavour/Makefile"
+kdir=$(clone_headers "$twoarg" "$top")
+common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
 
-# The fs.h of the headers package is the file the patch was written against.
-rm -f "$common/include/linux/fs.h"
-cp "$common_src/include/linux/fs.h" "$common/include/linux/fs.h"
 printf '%s\n' "$hunks" | patch -s -d "$common" -p1 -F0 --no-backup-if-mismatch ||
 	die "the fs.h hunks of kernel/patches do not apply to $common_src/include/linux/fs.h"
 touch "$top/.complete"
-log "one-arg headers: $top/$flavour (from $flavour $version + kernel/patches fs.h hunks)"
-printf '%s\n' "$top/$flavour"
+log "one-arg headers: $kdir (from $flavour $version + kernel/patches fs.h hunks)"
+printf '%s\n' "$kdir"
