@@ -1,0 +1,45 @@
+#!/bin/bash
+# bench.sh - `make bench`: print figures, assert nothing.
+#  - feature-probe time for one kernel (the installed Debian 6.1 headers), cold (empty cache)
+#    and warm (cached), over RUNS runs each: median, min, max;
+#  - then the matrix's per-kernel figures (tests/matrix/bench.sh) when it is there.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=../tests/host/lib.sh
+. "$CDEV_TOP/tests/host/lib.sh"
+
+runs=${RUNS:-5}
+kdir=${KDIR:-$(headers_twoarg)}
+work=$BUILD_DIR/bench
+rm -rf "$work"
+mkdir -p "$work"
+
+# stats FILE - "median min max" of the numbers in FILE.
+stats() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { printf "median %.3f s, min %.3f s, max %.3f s", \
+		(NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'
+}
+
+# time_probes CACHE - seconds one run-probes.sh call takes with that cache dir.
+time_probes() {
+	local start
+	start=$(date +%s.%N)
+	CDEV_COMPAT_CACHE=$1 "$CDEV_TOP/compat/probes/run-probes.sh" "$kdir" >/dev/null
+	elapsed "$start"
+}
+
+for i in $(seq "$runs"); do
+	time_probes "$work/cold-$i" >>"$work/cold.txt"
+	printf '\n' >>"$work/cold.txt"
+	time_probes "$work/cold-$i" >>"$work/warm.txt"
+	printf '\n' >>"$work/warm.txt"
+done
+nprobes=$(find "$CDEV_TOP/compat/probes" -name '*.c' | wc -l)
+printf 'probes: %d probes against %s on %d cores\n' "$nprobes" "$kdir" "$(nproc)"
+printf 'probes cold (empty cache), %d runs: %s (target < 2 s)\n' "$runs" "$(stats "$work/cold.txt")"
+printf 'probes warm (cached), %d runs: %s (target < 0.1 s)\n' "$runs" "$(stats "$work/warm.txt")"
+
+if [ -x "$CDEV_TOP/tests/matrix/bench.sh" ]; then
+	"$CDEV_TOP/tests/matrix/bench.sh"
+fi
