@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cdev-shim-test - userspace side of the cdev_shim test devices, for the guest tests.
+ *
+ *   cdev-shim-test whoami PATH
+ *	prints the CDEV_SHIM_IOC_WHOAMI answer: dev=NAME major=M minor=m index=i cdev_compat=0|1
+ *   cdev-shim-test register MAJOR BASEMINOR COUNT NODES
+ *	registers a test region through /dev/cdev_shim_ctl; prints id=N major=M minor=m, or
+ *	error=ENAME and exits 1
+ *   cdev-shim-test unregister ID
+ *   cdev-shim-test bench PATH ITERATIONS
+ *	prints open_close_ns=X read1_ns=Y (per operation, averaged over ITERATIONS)
+ *   cdev-shim-test stress PATH THREADS ITERATIONS
+ *	THREADS threads each open+read+close ITERATIONS times; errors are counted, not fatal
+ *	(the module may be going away); prints ok=N enxio=N enodev=N enoent=N other=N
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cdev_shim_ioctl.h"
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EBUSY: return "EBUSY";
+	case EINVAL: return "EINVAL";
+	case ENOMEM: return "ENOMEM";
+	case ENOSPC: return "ENOSPC";
+	case ENOENT: return "ENOENT";
+	case ENXIO: return "ENXIO";
+	case ENODEV: return "ENODEV";
+	case EEXIST: return "EEXIST";
+	default: return "OTHER";
+	}
+}
+
+static unsigned long num(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (!*s || *end) {
+		fprintf(stderr, "cdev-shim-test: not a number: '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static int ctl_fd(void)
+{
+	int fd = open("/dev/cdev_shim_ctl", O_RDWR);
+
+	if (fd < 0) {
+		perror("cdev-shim-test: /dev/cdev_shim_ctl");
+		exit(2);
+	}
+	return fd;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmd_whoami(const char *path)
+{
+	struct cdev_shim_whoami who;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	if (ioctl(fd, CDEV_SHIM_IOC_WHOAMI, &who)) {
+		printf("error=%s\n", errname(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	printf("dev=%.32s major=%u minor=%u index=%u cdev_compat=%u\n", who.name,
+	       who.major, who.minor, who.index, who.served_by_cdev_compat);
+	return 0;
+}
+
+static int cmd_register(char **argv)
+{
+	struct cdev_shim_region_req req = {
+		.major = num(argv[0]), .baseminor = num(argv[1]),
+		.count = num(argv[2]), .nodes = num(argv[3]),
+	};
+	int fd = ctl_fd();
+
+	if (ioctl(fd, CDEV_SHIM_IOC_REGISTER, &req)) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	printf("id=%u major=%u minor=%u\n", req.id, req.first_major, req.first_minor);
+	return 0;
+}
+
+static int cmd_unregister(const char *id_s)
+{
+	__u32 id = num(id_s);
+	int fd = ctl_fd();
+
+	if (ioctl(fd, CDEV_SHIM_IOC_UNREGISTER, &id)) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_bench(const char *path, unsigned long n)
+{
+	double t0, t1, t2;
+	unsigned long i;
+	char c;
+	int fd;
+
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			perror(path);
+			return 1;
+		}
+		close(fd);
+	}
+	t1 = now_ns();
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (pread(fd, &c, 1, 0) != 1) {
+			perror("pread");
+			return 1;
+		}
+	}
+	t2 = now_ns();
+	close(fd);
+	printf("open_close_ns=%.0f read1_ns=%.0f\n", (t1 - t0) / n, (t2 - t1) / n);
+	return 0;
+}
+
+struct stress {
+	const char *path;
+	unsigned long iterations;
+	unsigned long ok, enxio, enodev, enoent, other;
+};
+
+static void *stress_thread(void *arg)
+{
+	struct stress *s = arg;
+	unsigned long i;
+	char buf[128];
+	int fd;
+
+	for (i = 0; i < s->iterations; i++) {
+		fd = open(s->path, O_RDONLY);
+		if (fd < 0) {
+			if (errno == ENXIO)
+				s->enxio++;
+			else if (errno == ENODEV)
+				s->enodev++;
+			else if (errno == ENOENT)
+				s->enoent++;
+			else
+				s->other++;
+			continue;
+		}
+		if (read(fd, buf, sizeof(buf)) < 0)
+			s->other++;
+		else
+			s->ok++;
+		close(fd);
+	}
+	return NULL;
+}
+
+static int cmd_stress(const char *path, unsigned long threads, unsigned long n)
+{
+	struct stress *s = calloc(threads, sizeof(*s));
+	pthread_t *tid = calloc(threads, sizeof(*tid));
+	struct stress sum = { 0 };
+	unsigned long i;
+
+	if (!s || !tid || !threads)
+		return 2;
+	for (i = 0; i < threads; i++) {
+		s[i].path = path;
+		s[i].iterations = n;
+		if (pthread_create(&tid[i], NULL, stress_thread, &s[i]))
+			return 2;
+	}
+	for (i = 0; i < threads; i++) {
+		pthread_join(tid[i], NULL);
+		sum.ok += s[i].ok;
+		sum.enxio += s[i].enxio;
+		sum.enodev += s[i].enodev;
+		sum.enoent += s[i].enoent;
+		sum.other += s[i].other;
+	}
+	printf("ok=%lu enxio=%lu enodev=%lu enoent=%lu other=%lu\n", sum.ok, sum.enxio,
+	       sum.enodev, sum.enoent, sum.other);
+	return sum.other ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "whoami"))
+		return cmd_whoami(argv[2]);
+	if (argc == 6 && !strcmp(argv[1], "register"))
+		return cmd_register(argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "unregister"))
+		return cmd_unregister(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "bench"))
+		return cmd_bench(argv[2], num(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "stress"))
+		return cmd_stress(argv[2], num(argv[3]), num(argv[4]));
+	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES |\n"
+		"       unregister ID | bench PATH N | stress PATH THREADS N\n");
+	return 2;
+}
