@@ -9,6 +9,7 @@
 #                     make an upgrade); the tree's debian/changelog stays the one source of truth
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
+# shellcheck disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 version='' outdir=$BUILD_DIR lintian=1
@@ -36,7 +37,10 @@ mkdir -p "$work/src" "$outdir"
 if git -C "$CDEV_TOP" rev-parse --git-dir >/dev/null 2>&1; then
 	# tracked and untracked-but-not-ignored files: the working tree as it is, minus build output
 	git -C "$CDEV_TOP" ls-files -z --cached --others --exclude-standard -- "${paths[@]}" |
-		(cd "$CDEV_TOP" && xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
+		while IFS= read -r -d '' f; do
+			# a deleted but still tracked file is not part of the working tree
+			if [ -e "$CDEV_TOP/$f" ]; then printf '%s\0' "$f"; fi
+		done |
 		tar -C "$CDEV_TOP" --null -T - -cf - | tar -C "$work/src" -xf -
 else
 	tar -C "$CDEV_TOP" -cf - "${paths[@]}" | tar -C "$work/src" -xf -

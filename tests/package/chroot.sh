@@ -112,6 +112,11 @@ root_guard() {
 	chmod 755 "$root/usr/sbin/policy-rc.d"
 }
 
+# root_prepare ROOT - per-scenario settings: dpkg skips its fsyncs (the root is thrown away).
+root_prepare() {
+	echo force-unsafe-io >"$1/etc/dpkg/dpkg.cfg.d/cdev-compat-test-unsafe-io"
+}
+
 _chroot_build_base() {
 	local dir=$1 mirror security tmp kold knew
 	mirror=$(apt_mirror_debian)
@@ -207,5 +212,7 @@ root_new() {
 		overlay_mount "$s/root" "$s/upper" "$s/work" "$CHROOT_DIR/base"
 	fi
 	root_mount "$s/root"
+	root_prepare "$s/root"
+	# shellcheck disable=SC2034 # used by the scenarios
 	ROOT=$s/root
 }

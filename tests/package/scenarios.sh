@@ -1,0 +1,389 @@
+#!/bin/bash
+# The package scenarios run by tests/package/run.sh. Source it; each t_* function runs in its own
+# subshell with set -e, prints what it checks, and fails (non-zero) at the first failed check.
+# shellcheck shell=bash disable=SC2016
+# (SC2016: '${Status}' and awk programs are meant literally.)
+#
+# Scenario roots are overlays (chroot.sh): "headers" = bookworm + dkms + 6.1 and 6.12 headers,
+# "base" = the same without any headers. The install scenario's result is reused, copy-on-write,
+# as the starting point of the scenarios that need the package installed ("snapshot"); if the
+# install scenario failed they install the package themselves.
+
+# "function|scenarios it needs first|description", in TAP order. Scenarios needing t_install start
+# from its result; run.sh runs independent ones side by side.
+# shellcheck disable=SC2034 # used by run.sh
+SCENARIOS=(
+	"t_deb||make deb: cdev-compat-dkms .deb builds, lintian -EvIL +pedantic clean, no version placeholder"
+	"t_chroot||bookworm root with 6.1 and bookworm-backports 6.12 headers ready; no module loading possible in it"
+	"t_install|t_deb t_chroot|apt install ./cdev-compat-dkms_*.deb: dkms status installed for 6.1 and 6.12, modinfo version = package version"
+	"t_upgrade|t_install|upgrade to a newer version: both kernels installed with the new version (dkms 3.0.10 rebuilds only the newest)"
+	"t_remove|t_install|apt remove leaves no module"
+	"t_purge|t_install|apt purge leaves nothing under /usr/src, /var/lib/dkms or /var/cache/cdev-compat"
+	"t_noheaders|t_deb t_chroot|no headers: clear message, package configures; headers installed later: the kernel hook builds it, exit 0"
+	"t_autopkgtest|t_deb t_chroot|/usr/lib/dkms/dkms-autopkgtest passes for both kernels"
+	"t_vendor|t_install|vendor example builds against /usr/share/cdev-compat (dkms with BUILD_DEPENDS, and plain make as a user)"
+	"t_signing|t_deb t_chroot|signing key: image-builder settings leave no private key in the image (dkms 3.0.10 generates one)"
+	"t_probefail|t_install|a failing probe fails the DKMS build and names the probe's log"
+)
+
+PKG=cdev-compat-dkms
+DKMS_NAME=cdev-compat
+
+pass() { printf 'PASS: %s\n' "$*"; }
+fail() {
+	printf 'FAIL: %s\n' "$*"
+	exit 1
+}
+note() { printf 'NOTE: %s\n' "$*"; }
+not() { ! "$@"; }
+# check WHAT CMD... - CMD must succeed.
+check() {
+	local what=$1
+	shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# apt_deb ROOT DEB OUT - apt install a .deb file in ROOT, output (also) into OUT; returns apt's status.
+apt_deb() {
+	local root=$1 deb=$2 out=$3 rc=0
+	mkdir -p "$root/tmp/debs"
+	cp "$deb" "$root/tmp/debs/"
+	in_root "$root" apt-get install -y "/tmp/debs/${deb##*/}" >"$out" 2>&1 || rc=$?
+	grep -v '^(Reading database' "$out" || true
+	return "$rc"
+}
+
+# dkms_installed ROOT VERSION KVER - cdev-compat VERSION is installed for KVER.
+dkms_installed() {
+	in_root "$1" dkms status -m "$DKMS_NAME" -v "$2" -k "$3" | grep -q ': installed'
+}
+
+# module_files ROOT [KVER] - the cdev_shim module files under /lib/modules (paths inside ROOT).
+module_files() {
+	(cd "$1" && find "lib/modules/${2:-}" -name 'cdev_shim.ko*' 2>/dev/null) || true
+}
+
+# modinfo_field ROOT KVER FIELD - FIELD of the cdev_shim installed for KVER.
+modinfo_field() {
+	local f
+	f=$(module_files "$1" "$2" | head -n1)
+	[ -n "$f" ] || return 1
+	in_root "$1" modinfo -F "$3" "/$f"
+}
+
+# run_out OUT CMD... - CMD with its output into OUT; its status.
+run_out() {
+	local out=$1
+	shift
+	"$@" >"$out" 2>&1
+}
+
+# dkms_lists ROOT [VERSION] - dkms status shows some cdev-compat (VERSION).
+dkms_lists() {
+	in_root "$1" dkms status -m "$DKMS_NAME" ${2:+-v "$2"} | grep -q .
+}
+
+no_modload() {
+	[ ! -e "$1/var/log/cdev-compat-modload.log" ] || {
+		cat "$1/var/log/cdev-compat-modload.log"
+		return 1
+	}
+}
+
+# installed_root NAME - ROOT = the installed snapshot (or a fresh install when there is none).
+installed_root() {
+	if [ -f "$RUN_DIR/snapshot.ok" ]; then
+		overlay_mount "$RUN_DIR/$1/root" "$RUN_DIR/$1/upper" "$RUN_DIR/$1/work" \
+			"$(cat "$RUN_DIR/snapshot.ok")" "$CHROOT_DIR/headers" "$CHROOT_DIR/base"
+		root_mount "$RUN_DIR/$1/root"
+		root_prepare "$RUN_DIR/$1/root"
+		ROOT=$RUN_DIR/$1/root
+		note "starting from the install scenario's result"
+	else
+		root_new "$1" headers
+		note "no install snapshot: installing $DEB1 first"
+		apt_deb "$ROOT" "$DEB1" "$RUN_DIR/$1.pre.out" >/dev/null || fail "installing $DEB1"
+		tree_list "$ROOT" >"$RUN_DIR/pre-install.list.$1"
+	fi
+}
+
+# tree_list ROOT - what the purge check compares: every path under /usr/src and /var/lib/dkms,
+# the probe cache, and any cdev_shim module.
+tree_list() {
+	(cd "$1" && find usr/src var/lib/dkms var/cache/cdev-compat usr/share/cdev-compat 2>/dev/null | sort) || true
+	module_files "$1"
+}
+
+# --- host side ---------------------------------------------------------------------------------
+
+t_deb() {
+	local d
+	if [ -n "${CDEV_DEB:-}" ]; then
+		d=$CDEV_DEB
+		note "testing the given $d"
+	else
+		d=$("$CDEV_TOP/scripts/build-deb.sh")
+	fi
+	[ -f "$d" ] || fail "no .deb at $d"
+	printf '%s\n' "$d" >"$RUN_DIR/deb1"
+	pass "built $d"
+	# The upgrade target: the same tree with a bumped changelog version, built in a copy.
+	local v1 v2
+	v1=$(dpkg-deb -f "$d" Version)
+	v2=${v1%-*}+test1-1
+	d=$("$CDEV_TOP/scripts/build-deb.sh" --version "$v2" --outdir "$RUN_DIR/debs" --no-lintian)
+	printf '%s\n' "$d" >"$RUN_DIR/deb2"
+	pass "built $d (upgrade target)"
+	check "no dkms.conf placeholder in the .deb" \
+		sh -c "dpkg-deb --fsys-tarfile '$(cat "$RUN_DIR/deb1")' | tar -xOf - --wildcards '*/dkms.conf' | grep -q '^PACKAGE_VERSION=\"${v1%-*}\"'"
+}
+
+# Set by the scenarios below from the files t_deb wrote.
+load_debs() {
+	if [ ! -s "$RUN_DIR/deb1" ] || [ ! -s "$RUN_DIR/deb2" ]; then
+		fail "no .deb to test (the build scenario failed)"
+	fi
+	DEB1=$(cat "$RUN_DIR/deb1")
+	DEB2=$(cat "$RUN_DIR/deb2")
+	V1=$(dpkg-deb -f "$DEB1" Version)
+	V1=${V1%-*}
+	V2=$(dpkg-deb -f "$DEB2" Version)
+	V2=${V2%-*}
+	chroot_ensure
+}
+
+# --- chroot scenarios --------------------------------------------------------------------------
+
+t_chroot() {
+	chroot_ensure
+	pass "layers in $CHROOT_DIR: kernels $KOLD ($KOLD_PKG) and $KNEW ($KNEW_PKG)"
+	root_new "$SCEN" headers
+	local bnd
+	bnd=$(in_root "$ROOT" awk '/^CapBnd/ { print $2 }' /proc/self/status)
+	# CAP_SYS_MODULE is capability 16
+	check "CAP_SYS_MODULE is not in the root's bounding set ($bnd)" \
+		test $(((16#$bnd >> 16) & 1)) -eq 0
+	check "modprobe in the root is the refusing stub" \
+		test "$(in_root "$ROOT" sh -c 'command -v modprobe; modprobe cdev_shim 2>/dev/null; echo $?')" = "$(printf '/usr/local/sbin/modprobe\n1')"
+	check "and it logged the attempt" test -s "$ROOT/var/log/cdev-compat-modload.log"
+	rm -f "$ROOT/var/log/cdev-compat-modload.log"
+	check "the host kernel ($(uname -r)) has no modules dir in the root" test ! -e "$ROOT/lib/modules/$(uname -r)"
+	check "headers for $KOLD" in_root "$ROOT" test -e "/lib/modules/$KOLD/build/include"
+	check "headers for $KNEW" in_root "$ROOT" test -e "/lib/modules/$KNEW/build/include"
+	local v
+	v=$(in_root "$ROOT" dpkg-query -W -f '${Version}' dkms)
+	check "dkms is bookworm's 3.0.10 ($v)" test "${v#3.0.10}" != "$v"
+}
+
+t_install() {
+	load_debs
+	root_new "$SCEN" headers
+	tree_list "$ROOT" >"$RUN_DIR/pre-install.list"
+	local out=$RUN_DIR/$SCEN.apt.out k v log t0 t1
+	check "apt install ./${DEB1##*/} succeeds" apt_deb "$ROOT" "$DEB1" "$out"
+	check "dpkg: install ok installed" \
+		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' "$PKG")" = "install ok installed"
+	in_root "$ROOT" dkms status
+	for k in "$KOLD" "$KNEW"; do
+		check "dkms status: $DKMS_NAME/$V1 installed for $k" dkms_installed "$ROOT" "$V1" "$k"
+		v=$(modinfo_field "$ROOT" "$k" version)
+		check "modinfo version for $k is $V1 (got '$v')" test "$v" = "$V1"
+		v=$(modinfo_field "$ROOT" "$k" vermagic)
+		check "module for $k is built for $k (vermagic '$v')" test "${v%% *}" = "$k"
+		check "dkms autoinstall -k $k exits 0" in_root "$ROOT" dkms autoinstall -k "$k"
+		# per-kernel build time: make.log starts with the date, its copy is written at the end
+		log=$ROOT/var/lib/dkms/$DKMS_NAME/$V1/$k/x86_64/log/make.log
+		if [ -f "$log" ]; then
+			t0=$(date -d "$(sed -n 2p "$log")" +%s)
+			t1=$(stat -c %Y "$log")
+			printf 'dkms build of cdev_shim for %s: %ss (make.log)\n' "$k" "$((t1 - t0))" >>"$RUN_DIR/build-times"
+		fi
+	done
+	check "sources at /usr/src/$DKMS_NAME-$V1" test -f "$ROOT/usr/src/$DKMS_NAME-$V1/dkms.conf"
+	check "vendor fragment at /usr/share/cdev-compat" test -f "$ROOT/usr/share/cdev-compat/cdev-compat.mk"
+	check "nothing tried to load a module" no_modload "$ROOT"
+	if [ -f "$ROOT/var/lib/dkms/mok.key" ]; then
+		note "dkms generated /var/lib/dkms/mok.key on the first build (the signing trap; see t_signing)"
+	fi
+	# Everything passed: later scenarios start from this state (copy-on-write).
+	printf '%s\n' "$RUN_DIR/$SCEN/upper" >"$RUN_DIR/snapshot.ok"
+}
+
+t_upgrade() {
+	load_debs
+	installed_root "$SCEN"
+	local out=$RUN_DIR/$SCEN.apt.out k v
+	check "apt install ./${DEB2##*/} (upgrade $V1 -> $V2) succeeds" apt_deb "$ROOT" "$DEB2" "$out"
+	note "dkms' own postinst said: $(grep -m1 '^Building for' "$out" || echo '(no Building for line)')"
+	in_root "$ROOT" dkms status
+	for k in "$KOLD" "$KNEW"; do
+		check "$DKMS_NAME/$V2 installed for $k" dkms_installed "$ROOT" "$V2" "$k"
+		v=$(modinfo_field "$ROOT" "$k" version)
+		check "modinfo version for $k is $V2 (got '$v')" test "$v" = "$V2"
+	done
+	check "no trace of $V1 in dkms status" not dkms_lists "$ROOT" "$V1"
+	check "old sources gone" test ! -e "$ROOT/usr/src/$DKMS_NAME-$V1"
+	check "one module file per kernel" test "$(module_files "$ROOT" | wc -l)" -eq 2
+	check "nothing tried to load a module" no_modload "$ROOT"
+}
+
+t_remove() {
+	load_debs
+	installed_root "$SCEN"
+	local k
+	check "apt remove $PKG succeeds" in_root "$ROOT" apt-get remove -y "$PKG"
+	check "no cdev_shim module file under /lib/modules" test -z "$(module_files "$ROOT")"
+	for k in "$KOLD" "$KNEW"; do
+		check "modules.dep of $k does not name cdev_shim" not grep -q cdev_shim "$ROOT/lib/modules/$k/modules.dep"
+	done
+	check "dkms status knows no $DKMS_NAME" not dkms_lists "$ROOT"
+	check "nothing tried to load a module" no_modload "$ROOT"
+}
+
+t_purge() {
+	load_debs
+	installed_root "$SCEN"
+	local pre=$RUN_DIR/pre-install.list
+	[ -f "$RUN_DIR/pre-install.list.$SCEN" ] && pre=$RUN_DIR/pre-install.list.$SCEN
+	check "apt purge $PKG succeeds" in_root "$ROOT" apt-get purge -y "$PKG"
+	tree_list "$ROOT" >"$RUN_DIR/$SCEN.post.list"
+	# dkms' own signing key pair (made by the first build of any module) is dkms' state, not ours.
+	diff "$pre" "$RUN_DIR/$SCEN.post.list" | grep '^>' | grep -v -x -e '> var/lib/dkms/mok.key' -e '> var/lib/dkms/mok.pub' \
+		>"$RUN_DIR/$SCEN.left" || true
+	cat "$RUN_DIR/$SCEN.left"
+	check "nothing left under /usr/src, /var/lib/dkms, /var/cache/cdev-compat, /usr/share/cdev-compat" \
+		test ! -s "$RUN_DIR/$SCEN.left"
+	check "dpkg forgot the package" not in_root "$ROOT" dpkg-query -W "$PKG"
+}
+
+t_noheaders() {
+	load_debs
+	root_new "$SCEN" base
+	local out=$RUN_DIR/$SCEN.apt.out out2=$RUN_DIR/$SCEN.headers.out
+	check "no kernel headers in this root" test -z "$(find "$ROOT/lib/modules" -maxdepth 2 -name build 2>/dev/null)"
+	check "apt install ./${DEB1##*/} succeeds without headers" apt_deb "$ROOT" "$DEB1" "$out"
+	check "dkms' misleading 'Building for' line is there (the trap)" grep -q '^Building for' "$out"
+	check "the package says clearly that nothing was built" grep -q 'cdev_shim module was NOT built' "$out"
+	check "dpkg: install ok installed" \
+		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' "$PKG")" = "install ok installed"
+	check "dkms has the sources (added)" test "$(in_root "$ROOT" dkms status -m "$DKMS_NAME")" = "$DKMS_NAME/$V1: added"
+	# Headers arrive later: linux-headers' postinst runs dkms' header_postinst.d hook, i.e.
+	# dkms autoinstall for that kernel; with a skip it would fail the headers' installation.
+	check "apt install $KOLD_PKG (from the cached archive) succeeds" \
+		run_out "$out2" in_root "$ROOT" apt-get install -y --no-download "$KOLD_PKG"
+	grep -i -E 'dkms|cdev' "$out2" || true
+	check "the kernel hook built and installed $DKMS_NAME for $KOLD" dkms_installed "$ROOT" "$V1" "$KOLD"
+	check "dkms autoinstall -k $KOLD exits 0" in_root "$ROOT" dkms autoinstall -k "$KOLD"
+	check "nothing tried to load a module" no_modload "$ROOT"
+}
+
+t_autopkgtest() {
+	load_debs
+	root_new "$SCEN" headers
+	local out=$RUN_DIR/$SCEN.out k
+	# dkms-autopkgtest installs the package by name: serve it from a local repository.
+	mkdir -p "$ROOT/srv/cdev-repo"
+	cp "$DEB1" "$ROOT/srv/cdev-repo/"
+	in_root "$ROOT" sh -c 'cd /srv/cdev-repo && dpkg-scanpackages -m . > Packages'
+	echo 'deb [trusted=yes] file:/srv/cdev-repo ./' >"$ROOT/etc/apt/sources.list.d/cdev-repo.list"
+	check "local repository readable by apt" in_root "$ROOT" apt-get update \
+		-o Dir::Etc::sourcelist=sources.list.d/cdev-repo.list -o Dir::Etc::sourceparts=- \
+		-o APT::Get::List-Cleanup=0
+	check "dkms-autopkgtest $PKG exits 0" \
+		run_out "$out" in_root "$ROOT" AUTOPKGTEST_ARTIFACTS=/tmp /usr/lib/dkms/dkms-autopkgtest "$PKG"
+	sed -n '/^I: Summary/,$p' "$out"
+	for k in "$KOLD" "$KNEW"; do
+		check "dkms-autopkgtest: PASS $k" grep -q "^I: PASS $k\$" "$out"
+	done
+	check "no FAIL or SKIP in its summary" not grep -q -E '^I: (FAIL|SKIP) ' "$out"
+	check "nothing tried to load a module" no_modload "$ROOT"
+}
+
+t_vendor() {
+	load_debs
+	installed_root "$SCEN"
+	local src=/usr/src/cdev-vendor-example-1.0 k log before after
+	before=$(cd "$ROOT" && find usr/share/cdev-compat -printf '%p %s %T@\n' | sort | sha256sum)
+	mkdir -p "$ROOT$src"
+	cp -a "$CDEV_TOP/tests/vendor-example/." "$ROOT$src/"
+	rm -f "$ROOT$src/README.md"
+	check "the vendor Kbuild includes the stable fragment with one line" \
+		test "$(grep -c '^include /usr/share/cdev-compat/cdev-compat.mk$' "$ROOT$src/Kbuild")" -eq 1
+	check "its dkms.conf declares BUILD_DEPENDS cdev-compat" grep -q '^BUILD_DEPENDS\[0\]="cdev-compat"' "$ROOT$src/dkms.conf"
+	check "dkms add cdev-vendor-example/1.0" in_root "$ROOT" dkms add -m cdev-vendor-example -v 1.0
+	for k in "$KOLD" "$KNEW"; do
+		check "dkms install cdev-vendor-example for $k" in_root "$ROOT" dkms install -m cdev-vendor-example -v 1.0 -k "$k"
+		log=$ROOT/var/lib/dkms/cdev-vendor-example/1.0/$k/x86_64/log/make.log
+		check "$k: the build used /usr/share/cdev-compat" grep -q 'cdev_compat' "$log"
+		grep -i 'warning' "$log" || true
+		check "$k: no compiler warning in the vendor build" not grep -q 'warning:' "$log"
+	done
+	# Plain make as an unprivileged user, as a vendor developer would: /usr/share stays read-only.
+	mkdir -p "$ROOT/tmp/vendor" "$ROOT/tmp/vhome"
+	cp -a "$CDEV_TOP/tests/vendor-example/." "$ROOT/tmp/vendor/"
+	chown -R 65534:65534 "$ROOT/tmp/vendor" "$ROOT/tmp/vhome"
+	check "make KDIR=.../$KNEW/build as user nobody builds vendor_chardev.ko" in_root "$ROOT" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp/vhome \
+		make -C /tmp/vendor KDIR="/lib/modules/$KNEW/build"
+	check "vendor_chardev.ko is there" test -f "$ROOT/tmp/vendor/vendor_chardev.ko"
+	after=$(cd "$ROOT" && find usr/share/cdev-compat -printf '%p %s %T@\n' | sort | sha256sum)
+	check "/usr/share/cdev-compat was not written by the builds" test "$before" = "$after"
+	check "nothing tried to load a module" no_modload "$ROOT"
+}
+
+t_signing() {
+	load_debs
+	local k snap_key=no
+	if [ -f "$RUN_DIR/snapshot.ok" ] && [ -f "$(cat "$RUN_DIR/snapshot.ok")/var/lib/dkms/mok.key" ]; then
+		snap_key=yes
+	fi
+	note "default install generated /var/lib/dkms/mok.key in the root: $snap_key"
+	root_new "$SCEN" headers
+	# Image builder, no Secure Boot: disable signing before installing (README.Debian).
+	mkdir -p "$ROOT/etc/dkms/framework.conf.d"
+	echo 'sign_file=/nonexistent/dkms-signing-disabled' >"$ROOT/etc/dkms/framework.conf.d/cdev-compat-image.conf"
+	check "apt install with signing disabled succeeds" apt_deb "$ROOT" "$DEB1" "$RUN_DIR/$SCEN.apt.out"
+	for k in "$KOLD" "$KNEW"; do
+		check "installed for $k" dkms_installed "$ROOT" "$V1" "$k"
+		check "$k: module not signed" test -z "$(modinfo_field "$ROOT" "$k" signer)"
+	done
+	check "no private key generated in the image" test ! -e "$ROOT/var/lib/dkms/mok.key"
+	# Image builder with Secure Boot: a key that exists only during the build (/run is a tmpfs,
+	# not part of the image tree).
+	mkdir -p "$ROOT/run/cdev-keys"
+	in_root "$ROOT" openssl req -new -x509 -nodes -days 1 -subj '/CN=cdev-compat image key' \
+		-newkey rsa:2048 -keyout /run/cdev-keys/mok.key -outform DER -out /run/cdev-keys/mok.der 2>/dev/null
+	printf 'mok_signing_key=/run/cdev-keys/mok.key\nmok_certificate=/run/cdev-keys/mok.der\n' \
+		>"$ROOT/etc/dkms/framework.conf.d/cdev-compat-image.conf"
+	check "rebuild for $KOLD with the build-time key" \
+		run_out "$RUN_DIR/$SCEN.build.out" in_root "$ROOT" dkms build -m "$DKMS_NAME" -v "$V1" -k "$KOLD" --force
+	grep -E '^(Sign|Signing|Public)' "$RUN_DIR/$SCEN.build.out" || true
+	check "reinstall for $KOLD" \
+		run_out "$RUN_DIR/$SCEN.install.out" in_root "$ROOT" dkms install -m "$DKMS_NAME" -v "$V1" -k "$KOLD" --force
+	check "$KOLD: module signed by the build-time key" \
+		test "$(modinfo_field "$ROOT" "$KOLD" signer)" = "cdev-compat image key"
+	rm -f "$ROOT/etc/dkms/framework.conf.d/cdev-compat-image.conf"
+	check "no private key in the image tree" test -z "$(find "$RUN_DIR/$SCEN/upper" -name mok.key)"
+	check "nothing tried to load a module" no_modload "$ROOT"
+}
+
+t_probefail() {
+	load_debs
+	installed_root "$SCEN"
+	local out=$RUN_DIR/$SCEN.out rc=0 log plog p
+	# Break every variant of one probe set: no variant compiles for this kernel.
+	for p in "$ROOT/usr/src/$DKMS_NAME-$V1"/compat/probes/unregister_chrdev_*arg.c; do
+		printf '\n#error "cdev-compat package test: probe broken on purpose"\n' >>"$p"
+	done
+	in_root "$ROOT" dkms build -m "$DKMS_NAME" -v "$V1" -k "$KOLD" --force >"$out" 2>&1 || rc=$?
+	cat "$out"
+	check "dkms build fails (status $rc)" test "$rc" -ne 0
+	check "dkms names make.log" grep -q "/var/lib/dkms/$DKMS_NAME/$V1/build/make.log" "$out"
+	log=$ROOT/var/lib/dkms/$DKMS_NAME/$V1/build/make.log
+	grep -E 'cdev-compat' "$log" || true
+	check "make.log says the probes failed" grep -q 'cdev-compat-probes: error' "$log"
+	plog=$(grep -o 'log: /[^ ]*\.log' "$log" | head -n1 | sed 's/^log: //')
+	check "make.log names a probe log ($plog)" test -n "$plog"
+	check "that log exists in the root" test -f "$ROOT$plog"
+	check "and it shows the compiler error" grep -q 'probe broken on purpose' "$ROOT$plog"
+}
