@@ -1,0 +1,28 @@
+#!/bin/bash
+# Last of every guest run (issue 6 §1): the kernel log of the whole run has no WARN, BUG,
+# Oops, lockdep report or kmemleak finding. With kmemleak built in, a scan runs first.
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
+. "$(dirname "$0")/../lib/ktap.sh"
+
+if [ -w /sys/kernel/debug/kmemleak ] || { mount -t debugfs none /sys/kernel/debug 2>/dev/null; [ -w /sys/kernel/debug/kmemleak ]; }; then
+	echo scan >/sys/kernel/debug/kmemleak
+	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak || true)
+	ktap_diag "kmemleak: $leaks unreferenced objects after the run"
+	if [ "$leaks" -eq 0 ]; then
+		ktap_ok kmemleak_clean
+	else
+		head -n 20 /sys/kernel/debug/kmemleak | sed 's/^/# /'
+		ktap_fail kmemleak_clean "$leaks unreferenced objects"
+	fi
+fi
+
+pattern='WARNING:|BUG:|Oops|general protection fault|kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|UBSAN:|KASAN:|unreferenced object'
+hits=$(dmesg | grep -E "$pattern" | grep -v 'cdev-compat-test:' || true)
+if [ -z "$hits" ]; then
+	ktap_ok kernel_log_clean
+else
+	printf '%s\n' "$hits" | head -n 20 | sed 's/^/# /'
+	ktap_fail kernel_log_clean "$(printf '%s\n' "$hits" | wc -l) matching lines"
+fi
+ktap_done
