@@ -31,7 +31,7 @@ unregistered() { [ -z "$(proc_major)" ]; }
 any_node() { compgen -G "/dev/${mod}[0-9]*" >/dev/null; }
 no_node() { ! any_node; }
 
-lsmod | grep -q "^$mod " && rmmod "$mod" 2>/dev/null
+[ ! -d "/sys/module/$mod" ] || rmmod "$mod" 2>/dev/null
 
 ktap_check modprobe modprobe "$mod"
 ktap_diag "modinfo: $(modinfo -F version "$mod" 2>/dev/null) arity=$(modinfo -F cdev_compat_unregister_args "$mod" 2>/dev/null)"
@@ -67,7 +67,7 @@ read_ok() {
 	for ((i = 0; i < count; i++)); do
 		minor=$((baseminor + i))
 		node=/dev/$mod$minor
-		line=$(head -c 4096 "$node") || { echo "$node: read failed"; return 1; }
+		IFS= read -r line <"$node" || [ -n "$line" ] || { echo "$node: read failed"; return 1; }
 		case " $line " in
 		*" major=$major minor=$minor "* | *" major=$major minor=$minor"$'\n'*) ;;
 		*) echo "$node: read '$line', want 'major=$major minor=$minor'"; return 1 ;;
