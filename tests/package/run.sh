@@ -38,6 +38,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# One run at a time per tree (the roots live under build/).
+mkdir -p "$BUILD_DIR"
+exec {RUN_LOCK}>"$BUILD_DIR/.package-tests.lock"
+flock -n "$RUN_LOCK" || { log "another run holds $BUILD_DIR/.package-tests.lock; waiting"; flock "$RUN_LOCK"; }
+
 umount_below "$RUN_DIR"
 rm -rf "$RUN_DIR"
 mkdir -p "$RUN_DIR/logs" "$RUN_DIR/debs"
