@@ -24,5 +24,8 @@ test:
 bench:
 	scripts/bench.sh
 
+migrate:
+	scripts/cdev-compat-migrate $(DRIVER)
+
 clean:
 	rm -rf build

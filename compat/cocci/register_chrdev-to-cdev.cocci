@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Move register_chrdev()/__register_chrdev() callers onto the cdev interface
+/// through the cdev-compat helpers: a struct cdev_compat_region handle per
+/// registration, cdev_compat_register_chrdev()/cdev_compat_register() to
+/// register (region, cdev_init, owner, cdev_add last) and
+/// cdev_compat_unregister(&handle) wherever the driver unregistered that major.
+///
+/// The call is replaced in place, so every use of its result keeps its meaning:
+/// cdev_compat_register_chrdev() returns the major for a dynamic request, 0 for
+/// a fixed one, or a negative errno, as register_chrdev() does.
+//
+// Confidence: Moderate
+// Options: --no-includes --include-headers
+//
+// Not converted (left for a human, see compat/cocci/README.md): registrations
+// whose major, minor or result lives behind a pointer (per-device
+// registrations need the handle in the device struct), and files where an
+// unregister call cannot be tied to one registration.
+
+virtual patch
+virtual no_include
+
+@initialize:python@
+@@
+import os
+import re
+
+# Per file: fops text -> handle name, and the names in use.
+handles = {}
+names = {}
+# Per file: line of the last #include.
+last_include = {}
+
+
+def handle_for(pos, fops):
+	key = pos[0].file
+	hs = handles.setdefault(key, {})
+	used = names.setdefault(key, set())
+	if fops in hs:
+		return hs[fops]
+	m = re.match(r'^&?\s*([A-Za-z_][A-Za-z0-9_]*?)_?fops$', fops)
+	if m and m.group(1):
+		base = m.group(1)
+	else:
+		base = re.sub(r'[^A-Za-z0-9_]', '_', os.path.basename(key)[:-2])
+		if not re.match(r'^[A-Za-z_]', base):
+			base = 'dev_' + base
+	name = base + '_region'
+	n = 2
+	while name in used:
+		name = '%s%d_region' % (base, n)
+		n += 1
+	used.add(name)
+	hs[fops] = name
+	return name
+
+// Per-device registrations (major, minor or result behind a pointer) are not
+// converted: one static handle cannot serve them.
+@perdev depends on patch exists@
+expression E, M, B, C, N, F;
+identifier fld;
+position p;
+@@
+(
+  E->fld = \(register_chrdev@p(M, N, F)\|__register_chrdev@p(M, B, C, N, F)\)
+|
+  register_chrdev@p(<+... E->fld ...+>, N, F)
+|
+  __register_chrdev@p(<+... E->fld ...+>, B, C, N, F)
+|
+  __register_chrdev@p(M, <+... E->fld ...+>, C, N, F)
+)
+
+// A dynamic request stored in a variable: the variable is the major the
+// driver unregisters later.
+@dyn depends on patch@
+expression X, N, F, B, C;
+position p != perdev.p;
+identifier fn;
+@@
+fn(...) {
+<...
+  X = \(register_chrdev@p(0, N, F)\|__register_chrdev@p(0, B, C, N, F)\)
+...>
+}
+
+// Any other registration: its first argument is the major.
+@fixed depends on patch@
+expression M, N, F, B, C;
+position p != {perdev.p, dyn.p};
+identifier fn;
+@@
+fn(...) {
+<...
+  \(register_chrdev@p(M, N, F)\|__register_chrdev@p(M, B, C, N, F)\)
+...>
+}
+
+@script:python name_dyn@
+p << dyn.p;
+F << dyn.F;
+H;
+@@
+coccinelle.H = cocci.make_ident(handle_for(p, F))
+
+@script:python name_fixed@
+p << fixed.p;
+F << fixed.F;
+H;
+@@
+coccinelle.H = cocci.make_ident(handle_for(p, F))
+
+// #include <cdev_compat.h> after the file's last #include, unless it is there.
+@has_inc depends on patch@
+@@
+#include <cdev_compat.h>
+
+@incs depends on patch && !no_include && (dyn || fixed) && !has_inc@
+position p;
+@@
+(
+#include <...>@p
+|
+#include "..."@p
+)
+
+@script:python@
+p << incs.p;
+@@
+last_include[p[0].file] = max(last_include.get(p[0].file, 0), int(p[0].line))
+
+@add_inc depends on patch && !no_include && (dyn || fixed) && !has_inc@
+position p : script:python() { int(p[0].line) == last_include.get(p[0].file) };
+@@
+(
+#include <...>@p
++#include <cdev_compat.h>
+|
+#include "..."@p
++#include <cdev_compat.h>
+)
+
+// The calls. register_chrdev() keeps its return value convention;
+// __register_chrdev(0, ...) returned the major, which the handle holds.
+@conv_dyn depends on patch@
+expression dyn.X, dyn.N, dyn.F, dyn.B, dyn.C;
+identifier name_dyn.H;
+@@
+  X =
+(
+- register_chrdev(0, N, F)
++ cdev_compat_register_chrdev(&H, 0, N, F)
+|
+- __register_chrdev(0, B, C, N, F)
++ cdev_compat_register(&H, 0, B, C,
++                      N, F) ?: MAJOR(H.first)
+)
+
+@conv_fixed depends on patch@
+expression fixed.M, fixed.N, fixed.F, fixed.B, fixed.C;
+identifier name_fixed.H;
+@@
+(
+- register_chrdev(M, N, F)
++ cdev_compat_register_chrdev(&H, M, N, F)
+|
+- __register_chrdev(M, B, C, N, F)
++ cdev_compat_register(&H, M, B, C,
++                      N, F)
+)
+
+// Unregister calls tied to a registration by its major expression.
+@unreg_dyn depends on patch@
+expression dyn.X, N, B, C;
+identifier name_dyn.H;
+@@
+(
+- unregister_chrdev(X, N)
++ cdev_compat_unregister(&H)
+|
+- unregister_chrdev(X)
++ cdev_compat_unregister(&H)
+|
+- __unregister_chrdev(X, B, C, N)
++ cdev_compat_unregister(&H)
+|
+- __unregister_chrdev(X, B, C)
++ cdev_compat_unregister(&H)
+)
+
+@unreg_fixed depends on patch@
+expression fixed.M, N, B, C;
+identifier name_fixed.H;
+@@
+(
+- unregister_chrdev(M, N)
++ cdev_compat_unregister(&H)
+|
+- unregister_chrdev(M)
++ cdev_compat_unregister(&H)
+|
+- __unregister_chrdev(M, B, C, N)
++ cdev_compat_unregister(&H)
+|
+- __unregister_chrdev(M, B, C)
++ cdev_compat_unregister(&H)
+)
+
+// The handle: next to the variable that holds the major when that is a
+// file-scope variable, otherwise just before the registering function.
+@script:python xid@
+X << dyn.X;
+XI;
+@@
+if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X):
+	coccinelle.XI = cocci.make_ident(X)
+else:
+	cocci.include_match(False)
+
+@decl_var depends on patch@
+identifier xid.XI;
+identifier name_dyn.H;
+type T;
+@@
+  T XI;
++ static struct cdev_compat_region H;
+
+@decl_dyn_fn depends on patch && !decl_var@
+identifier dyn.fn;
+identifier name_dyn.H;
+@@
++ static struct cdev_compat_region H;
++
+  fn(...) {...}
+
+@decl_fixed_fn depends on patch@
+identifier fixed.fn;
+identifier name_fixed.H;
+@@
++ static struct cdev_compat_region H;
++
+  fn(...) {...}
