@@ -112,9 +112,13 @@ root_guard() {
 	chmod 755 "$root/usr/sbin/policy-rc.d"
 }
 
-# root_prepare ROOT - per-scenario settings: dpkg skips its fsyncs (the root is thrown away).
+# root_prepare ROOT - per-scenario settings: dpkg skips its fsyncs (the root is thrown away), and
+# apt runs dpkg (so the maintainer scripts) with /usr/local first in PATH, as in_root does, so
+# the stubs there are found (apt's default DPkg::Path leaves /usr/local out).
 root_prepare() {
 	echo force-unsafe-io >"$1/etc/dpkg/dpkg.cfg.d/cdev-compat-test-unsafe-io"
+	echo 'DPkg::Path "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";' \
+		>"$1/etc/apt/apt.conf.d/90cdev-compat-test-path"
 }
 
 _chroot_build_base() {

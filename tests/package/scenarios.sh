@@ -220,7 +220,7 @@ t_upgrade() {
 		>"$ROOT/usr/local/bin/uname"
 	chmod 755 "$ROOT/usr/local/bin/uname"
 	check "apt install ./${DEB2##*/} (upgrade $V1 -> $V2) succeeds" apt_deb "$ROOT" "$DEB2" "$out"
-	building=$(grep -m1 '^Building for' "$out" || true)
+	building=$(grep -m1 '^Building for' "$out" | tr -d '\r' || true)
 	check "trap reproduced: dkms' own postinst builds only the newest ('$building')" \
 		test "$building" = "Building for $KNEW"
 	check "this package's postinst built the other kernel" \
