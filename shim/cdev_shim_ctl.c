@@ -5,11 +5,16 @@
  * guest tests can try any major, base minor and count, clashes and bad ranges, and get the
  * helper's errno back. Test region <id> is named cdev_shim_t<id>; with nodes, its devices
  * are /dev/cdev_shim_t<id>_<minor>. They serve the main device's file operations.
+ *
+ * A test region is unregistered at run time, maybe while its devices are open, so it is
+ * freed by the release() of a kobject that its cdev holds (the region's @parent), after the
+ * last close.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": ctl: " fmt
 
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -24,10 +29,25 @@
  * struct ctl_region - a test region and the name it is registered under
  * @dev: the device state with its region
  * @name: "cdev_shim_t<id>"
+ * @kobj: owns the memory; the cdev holds a reference until its last close
  */
 struct ctl_region {
 	struct cdev_shim_dev dev;
 	char *name;
+	struct kobject kobj;
+};
+
+static void ctl_region_release(struct kobject *kobj)
+{
+	struct ctl_region *cr = container_of(kobj, struct ctl_region, kobj);
+
+	kfree(cr->name);
+	kfree(cr);
+}
+
+/* Not const: kobject_init() takes a const ktype only since 6.1. */
+static struct kobj_type ctl_region_ktype = {
+	.release = ctl_region_release,
 };
 
 static struct cdev_compat_region ctl;
@@ -40,8 +60,7 @@ static void ctl_free(unsigned int id)
 
 	regions[id] = NULL;
 	cdev_compat_unregister(&cr->dev.region);
-	kfree(cr->name);
-	kfree(cr);
+	kobject_put(&cr->kobj);
 }
 
 static int ctl_register(struct cdev_shim_region_req *req)
@@ -58,15 +77,17 @@ static int ctl_register(struct cdev_shim_region_req *req)
 	cr = kzalloc(sizeof(*cr), GFP_KERNEL);
 	if (!cr)
 		return -ENOMEM;
+	kobject_init(&cr->kobj, &ctl_region_ktype);
+	cr->dev.region.parent = &cr->kobj;
 	cr->name = kasprintf(GFP_KERNEL, "cdev_shim_t%u", id);
 	if (!cr->name) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_put;
 	}
 	ret = cdev_compat_register(&cr->dev.region, req->major, req->baseminor,
 				   req->count, cr->name, &cdev_shim_fops);
 	if (ret)
-		goto err_free;
+		goto err_put;
 	if (req->nodes) {
 		fmt = kasprintf(GFP_KERNEL, "%s_%%u", cr->name);
 		ret = fmt ? cdev_compat_create_nodes(&cr->dev.region, cr->name, 0666, fmt)
@@ -83,9 +104,8 @@ static int ctl_register(struct cdev_shim_region_req *req)
 
 err_unregister:
 	cdev_compat_unregister(&cr->dev.region);
-err_free:
-	kfree(cr->name);
-	kfree(cr);
+err_put:
+	kobject_put(&cr->kobj);
 	return ret;
 }
 

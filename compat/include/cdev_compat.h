@@ -52,9 +52,17 @@
  * @class: class of the device nodes, or NULL when there are none
  * @mode: permissions of the device nodes (0 keeps devtmpfs' default, 0600)
  * @nodes: number of device nodes created
+ * @parent: optional kobject that owns the memory of the region; set it before registering
+ *	when the region is freed at run time (see below)
  *
  * Zero it before use (static storage or kzalloc()). The handle is all that
  * cdev_compat_unregister() needs: there is no name to pass back and so none to diverge.
+ *
+ * Lifetime: an open file keeps using the cdev after cdev_compat_unregister() until its last
+ * close. A region in static storage, or freed in module exit (the owner reference keeps the
+ * module while files are open), needs nothing more. A region freed earlier must be embedded
+ * in an object with a kobject, given as @parent: the cdev then holds a reference to it
+ * (cdev_set_parent()) until the last close, and the object is freed in its release().
  */
 struct cdev_compat_region {
 	struct cdev cdev;
@@ -64,6 +72,7 @@ struct cdev_compat_region {
 	struct class *class;
 	umode_t mode;
 	unsigned int nodes;
+	struct kobject *parent;
 };
 
 /* Largest major and minor a dev_t can hold; MKDEV() silently truncates beyond them. */
@@ -120,8 +129,8 @@ static inline int cdev_compat_check_range(const char *name, unsigned int major,
  * @owner: module that owns @fops; cdev_compat_register() passes THIS_MODULE
  *
  * The steps of the cdev interface in order: register_chrdev_region() or
- * alloc_chrdev_region(), cdev_init(), set the owner, and cdev_add() last, because the
- * devices are live as soon as it returns. Any failure undoes what was done.
+ * alloc_chrdev_region(), cdev_init(), set the owner (and @r->parent, if set), and cdev_add()
+ * last, because the devices are live as soon as it returns. Any failure undoes what was done.
  *
  * Return: 0 with @r->first set, or -EINVAL (zero count, out-of-range major, minor or
  * range), -EBUSY (the range clashes with a registered one), -ENOMEM.
@@ -149,6 +158,8 @@ static inline int __cdev_compat_register(struct cdev_compat_region *r,
 
 	cdev_init(&r->cdev, fops);
 	r->cdev.owner = owner;
+	if (r->parent)
+		cdev_set_parent(&r->cdev, r->parent);
 	r->first = first;
 	r->count = count;
 	r->name = name;
