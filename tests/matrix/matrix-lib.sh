@@ -91,18 +91,27 @@ matrix_find_kernel_debs() {
 # The test side of the guest, appended to each image at boot as a second cpio: runner, tests,
 # systemd units, exit helper. Changing a test never rebuilds an image.
 matrix_build_overlay() {
-	local root=$MATRIX_DIR/overlay/root g=$CDEV_TOP/tests/guest
+	local root=$MATRIX_DIR/overlay/root g=$CDEV_TOP/tests/guest c
 	rm -rf "$MATRIX_DIR/overlay"
 	mkdir -p "$root/usr/lib/cdev-compat/bin" "$root/usr/lib/systemd/system"
 	cp -r "$g" "$root/usr/lib/cdev-compat/guest"
 	cp "$g"/systemd/cdev-matrix.* "$root/usr/lib/systemd/system/"
 	gcc -static -Os -Wall -Wextra -Werror -o "$root/usr/lib/cdev-compat/bin/cdev-debug-exit" \
 		"$g/debug-exit.c" || die "cannot build the static exit helper (libc6-dev?)"
+	# Userspace programs of the guest tests (tests/guest/progs/NAME.c -> bin/NAME), static so one
+	# binary serves every guest release.
+	for c in "$g"/progs/*.c; do
+		[ -e "$c" ] || continue
+		gcc -static -O2 -Wall -Wextra -Werror -pthread -I "$CDEV_TOP/shim" \
+			-o "$root/usr/lib/cdev-compat/bin/$(basename "$c" .c)" "$c" ||
+			die "cannot build ${c#"$CDEV_TOP"/}"
+	done
 	find "$root" -type d -exec chmod 0755 {} +
 	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
 		cpio -o -H newc -R 0:0 --quiet) >"$MATRIX_DIR/overlay/overlay.cpio" ||
 		die "cannot build the test overlay cpio"
-	say "guest tests: $(find "$g/tests.d" -name '[0-9][0-9]-*.sh' | wc -l) scripts in overlay.cpio"
+	say "guest tests: $(find "$g/tests.d" -name '[0-9][0-9]-*.sh' | wc -l) scripts," \
+		"$(find "$root/usr/lib/cdev-compat/bin" -type f | wc -l) programs in overlay.cpio"
 }
 
 # KVM only if the CPU exposes it and a short probe boot succeeds; otherwise TCG. The probe's
@@ -200,11 +209,21 @@ matrix_resolve() {
 		cp "$KDEB_IMAGE" "$KDEB_HEADERS" "$MATRIX_DIR/$k/kdebs/"
 		KPKGS=("$(dpkg-deb -f "$KDEB_IMAGE" Package)" "$(dpkg-deb -f "$KDEB_HEADERS" Package)")
 		KPKG_DIRS=("$MATRIX_DIR/$k/kdebs")
-		KRESOLVED="${KPKGS[0]} $(dpkg-deb -f "$KDEB_IMAGE" Version) (local, sha256 ${KDEB_SHA:0:12})"
+		KVERSION=$(dpkg-deb -f "$KDEB_IMAGE" Version)
+		KRESOLVED="${KPKGS[0]} $KVERSION (local, sha256 ${KDEB_SHA:0:12})"
 		return 0
 	fi
-	matrix_apt "$k" "$dir" apt-get -qq update >"$MATRIX_DIR/$k/apt-update.log" 2>&1 ||
-		{ echo "apt-get update failed: $(tail -n3 "$MATRIX_DIR/$k/apt-update.log")"; return 1; }
+	# Refresh the indices unless this same source list was refreshed within
+	# CDEV_MATRIX_APT_MAX_AGE seconds (default 6 h): warm runs skip the download.
+	local stamp age
+	stamp=$CDEV_COMPAT_CACHE/matrix/apt/$k/updated.$(find "$dir" -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+	age=$(($(date +%s) - $(stat -c %Y "$stamp" 2>/dev/null || echo 0)))
+	if [ "$age" -gt "${CDEV_MATRIX_APT_MAX_AGE:-21600}" ]; then
+		rm -f "$CDEV_COMPAT_CACHE/matrix/apt/$k"/updated.*
+		matrix_apt "$k" "$dir" apt-get -qq update >"$MATRIX_DIR/$k/apt-update.log" 2>&1 ||
+			{ echo "apt-get update failed: $(tail -n3 "$MATRIX_DIR/$k/apt-update.log")"; return 1; }
+		touch "$stamp"
+	fi
 	cand=$(matrix_apt "$k" "$dir" apt-cache policy linux-image-cloud-amd64 | awk '/Candidate:/ { print $2 }')
 	if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
 		echo "no linux-image-cloud-amd64 in $k's suites"
@@ -219,6 +238,7 @@ matrix_resolve() {
 		{ echo "no $hdr=$cand in $k's suites"; return 1; }
 	KPKGS=("$abi" "$hdr")
 	KRESOLVED="$abi $cand"
+	KVERSION=$cand
 	if [ "$k" = newest ] && [ "${cand%%.*}" != 7 ]; then
 		KRESOLVED="$KRESOLVED (no 7.x in trixie-backports: newest there)"
 	fi
@@ -252,13 +272,13 @@ matrix_build_image() {
 	args=(-C "$CDEV_TOP" --profile "$k" --force
 		--package-manager-tree "$kdir/pkgmngr"
 		--output-dir "$out" --cache-dir "$mc/incremental" --package-cache-dir "$mc/packages"
-		--incremental=yes --volatile-package-directory "$kdir/debs")
+		--incremental=yes --build-sources "$kdir/debs:cdev-debs")
 	for p in "${KPKGS[@]}"; do args+=(--package "$p"); done
 	for p in "${KPKG_DIRS[@]}"; do args+=(--package-directory "$p"); done
 	printf '+ mkosi %s build\n' "${args[*]}" >"$kdir/mkosi.log"
 	if ! mkosi "${args[@]}" build >>"$kdir/mkosi.log" 2>&1; then
 		echo "mkosi build failed (log: $kdir/mkosi.log):"
-		grep -E 'error|Error|ERROR|failed' "$kdir/mkosi.log" | tail -n 8
+		grep -v '^mkosi.postinst: apt: ' "$kdir/mkosi.log" | tail -n 25 | sed "s/^/    | /"
 		return 1
 	fi
 	cpio=$(find "$out" -maxdepth 1 -name '*.cpio' | head -n1)
@@ -413,7 +433,7 @@ matrix_run_kernel() {
 	fi
 	# shellcheck disable=SC1091
 	. "$img/image-info.env"
-	R_VERSION="$KVER ($KPKG_VERSION)"
+	R_VERSION="$KVER (${KVERSION:-$KPKG_VERSION})"
 	R_IMAGE_CACHED=$cached
 	R_IMAGE_S=$IMAGE_BUILD_S
 	R_DKMS_S=$DKMS_BUILD_S
@@ -512,8 +532,8 @@ matrix_junit() {
 matrix_report() {
 	local k f tp=0 tf=0 kp=0 kf=0 p
 	{
-		printf '\n%-9s | %-40s | %-5s | %-13s | %8s | %7s\n' kernel version arity "tests (p/f)" "boot s" "total s"
-		printf '%s\n' "----------|------------------------------------------|-------|---------------|----------|--------"
+		printf '\n%-9s | %-40s | %-7s | %-13s | %8s | %7s\n' kernel version arity "tests (p/f)" "boot s" "total s"
+		printf '%s\n' "----------|------------------------------------------|---------|---------------|----------|--------"
 		for k in "${kernels[@]}"; do
 			f=$MATRIX_DIR/$k/result.env
 			if [ ! -f "$f" ]; then
@@ -523,7 +543,7 @@ matrix_report() {
 				# shellcheck disable=SC1090
 				. "$f"
 			fi
-			printf '%-9s | %-40s | %-5s | %-13s | %8s | %7s\n' "$k" "$R_VERSION" "$R_ARITY" \
+			printf '%-9s | %-40s | %-7s | %-13s | %8s | %7s\n' "$k" "$R_VERSION" "$R_ARITY" \
 				"$R_PASSED / $R_FAILED" "$R_BOOT_S" "$R_TOTAL_S"
 			tp=$((tp + R_PASSED))
 			tf=$((tf + R_FAILED))
