@@ -30,6 +30,8 @@ handles = {}
 names = {}
 # Per file: line of the last #include.
 last_include = {}
+# Names of function-local variables.
+local_vars = set()
 
 
 def handle_for(pos, fops):
@@ -102,6 +104,40 @@ F << dyn.F;
 H;
 @@
 coccinelle.H = cocci.make_ident(handle_for(p, F))
+
+// ret = register_chrdev(0, ...); ... major = ret;: major is the major too.
+@alias depends on patch exists@
+expression dyn.X, Y;
+position dyn.p;
+identifier dyn.fn;
+@@
+fn(...) {
+  ... when any
+  X = \(register_chrdev@p(...)\|__register_chrdev@p(...)\)
+  ... when any
+  Y = X;
+  ... when any
+}
+
+@script:python name_alias@
+p << dyn.p;
+F << dyn.F;
+Y << alias.Y;
+H;
+@@
+coccinelle.H = cocci.make_ident(handle_for(p, F))
+
+// Variables declared inside a function: never a place for the handle.
+@locals depends on patch@
+identifier f, v;
+type T;
+@@
+f(...) { <... T v; ...> }
+
+@script:python@
+v << locals.v;
+@@
+local_vars.add(v)
 
 @script:python name_fixed@
 p << fixed.p;
@@ -206,13 +242,31 @@ identifier name_fixed.H;
 + cdev_compat_unregister(&H)
 )
 
+@unreg_alias depends on patch@
+expression alias.Y, N, B, C;
+identifier name_alias.H;
+@@
+(
+- unregister_chrdev(Y, N)
++ cdev_compat_unregister(&H)
+|
+- unregister_chrdev(Y)
++ cdev_compat_unregister(&H)
+|
+- __unregister_chrdev(Y, B, C, N)
++ cdev_compat_unregister(&H)
+|
+- __unregister_chrdev(Y, B, C)
++ cdev_compat_unregister(&H)
+)
+
 // The handle: next to the variable that holds the major when that is a
 // file-scope variable, otherwise just before the registering function.
 @script:python xid@
 X << dyn.X;
 XI;
 @@
-if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X):
+if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X) and X not in local_vars:
 	coccinelle.XI = cocci.make_ident(X)
 else:
 	cocci.include_match(False)
@@ -225,11 +279,22 @@ type T;
   T XI;
 + static struct cdev_compat_region H;
 
-@decl_dyn_fn depends on patch && !decl_var@
-identifier dyn.fn;
-identifier name_dyn.H;
+@script:python fnplace@
+X << dyn.X;
+p << dyn.p;
+F << dyn.F;
+HF;
 @@
-+ static struct cdev_compat_region H;
+if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X) and X not in local_vars:
+	cocci.include_match(False)
+else:
+	coccinelle.HF = cocci.make_ident(handle_for(p, F))
+
+@decl_dyn_fn depends on patch@
+identifier dyn.fn;
+identifier fnplace.HF;
+@@
++ static struct cdev_compat_region HF;
 +
   fn(...) {...}
 

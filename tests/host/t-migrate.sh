@@ -1,0 +1,207 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # check commands in single quotes are eval'd, and expand there
+# t-migrate.sh - scripts/cdev-compat-migrate and compat/cocci/: the tool's errors; the --cdev
+# conversion of a synthetic driver with every return-value form and of cpuid, msr,
+# xz_dec_test and ppp_generic from linux-source-6.1 (specific rewrites, nothing left of
+# register_chrdev, checkpatch adds nothing); the converted four build with W=1 and no new
+# diagnostic against the two-arg and the one-arg headers; --one-arg; --report.
+# The converted drivers are regenerated here by `cdev-compat-migrate --cdev` (work dir below),
+# the same way the guest tests get them. The full run over the tree is
+# compat/cocci/prove-on-linux-source.sh (slow).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+need_pkgs spatch:coccinelle python3:python3 patch:patch shellcheck:shellcheck perl:perl
+tool=$CDEV_TOP/scripts/cdev-compat-migrate
+work=$TEST_WORK/migrate
+rm -rf "$work"
+mkdir -p "$work"
+
+# --- the tool itself ---------------------------------------------------------------------
+out=$(cd "$CDEV_TOP" || exit 1; shellcheck -x --source-path=SCRIPTDIR scripts/cdev-compat-migrate compat/cocci/prove-on-linux-source.sh 2>&1) || true
+check "shellcheck scripts/cdev-compat-migrate compat/cocci/prove-on-linux-source.sh: clean" test -z "$out"
+status=0; err=$("$tool" "$work/missing.c" 2>&1 >/dev/null) || status=$?
+check "a missing file: status 1 and 'no such file' (status $status: $err)" \
+	eval '[ "$status" -eq 1 ] && grep -q "no such file: .*missing.c" <<<"$err"'
+status=0; err=$("$tool" 2>&1 >/dev/null) || status=$?
+check "no file: status 1 and a usage (status $status)" eval '[ "$status" -eq 1 ] && grep -q "^usage:" <<<"$err"'
+mkdir -p "$work/nospatch"
+ln -s "$(command -v bash)" "$work/nospatch/bash"
+status=0; err=$(PATH=$work/nospatch bash "$tool" "$tool" 2>&1 >/dev/null) || status=$?
+check "spatch missing: status 1 and 'apt install coccinelle' (status $status: $err)" \
+	eval '[ "$status" -eq 1 ] && grep -q "apt install coccinelle" <<<"$err"'
+
+# --- a synthetic legacy driver: every form the conversion must keep -----------------------
+cat >"$work/legacy.c" <<'EOF_C'
+// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/module.h>
+#include <linux/fs.h>
+#include "legacy.h"
+
+static int major;
+static int fixed_major = 240;
+static int range_major;
+
+static const struct file_operations a_fops = { .owner = THIS_MODULE };
+static const struct file_operations b_fops = { .owner = THIS_MODULE };
+static const struct file_operations c_fops = { .owner = THIS_MODULE };
+static const struct file_operations d_fops = { .owner = THIS_MODULE };
+
+struct per_dev {
+	int major;
+};
+
+static int per_dev_add(struct per_dev *pd)
+{
+	pd->major = register_chrdev(0, "perdev", &d_fops);
+	return pd->major < 0 ? pd->major : 0;
+}
+
+static int legacy_range_init(void)
+{
+	int ret;
+
+	ret = __register_chrdev(0, 0, 1024, "legacy-c", &c_fops);
+	if (ret < 0)
+		return ret;
+	range_major = ret;
+	return 0;
+}
+
+static int __init legacy_init(void)
+{
+	int ret;
+
+	major = register_chrdev(0, "legacy-a", &a_fops);
+	if (major < 0)
+		return major;
+	if (register_chrdev(fixed_major, "legacy-b", &b_fops)) {
+		ret = -EBUSY;
+		goto err_a;
+	}
+	ret = legacy_range_init();
+	if (ret < 0)
+		goto err_b;
+	return 0;
+
+err_b:
+	unregister_chrdev(fixed_major, "legacy-b");
+err_a:
+	unregister_chrdev(major, "legacy-a");
+	return ret;
+}
+
+static void __exit legacy_exit(void)
+{
+	__unregister_chrdev(range_major, 0, 1024, "legacy-c");
+	unregister_chrdev(fixed_major, "legacy-b");
+	unregister_chrdev(major, "legacy-a");
+}
+EOF_C
+status=0
+"$tool" --cdev "$work/legacy.c" >"$work/legacy.diff" 2>"$work/legacy.log" || status=$?
+check "synthetic driver: exit status 2, the per-device registration listed as not converted (status $status)" \
+	eval '[ "$status" -eq 2 ] && grep -q "pd->major = register_chrdev" "$work/legacy.log"'
+for want in \
+	'^+static struct cdev_compat_region a_region;$' \
+	'^+	major = cdev_compat_register_chrdev(&a_region, 0, "legacy-a", &a_fops);$' \
+	'^+	if (cdev_compat_register_chrdev(&b_region, fixed_major, "legacy-b", &b_fops)) {$' \
+	'^+				   &c_fops) ?: MAJOR(c_region.first);$' \
+	'^+static struct cdev_compat_region c_region;$' \
+	'^+static struct cdev_compat_region b_region;$' \
+	'^+#include <cdev_compat.h>$'; do
+	check "synthetic driver: the diff has '$want'" grep -q -- "$want" "$work/legacy.diff"
+done
+check "synthetic driver: #include <cdev_compat.h> right after the last #include (\"legacy.h\")" \
+	grep -A1 -q -- '^ #include "legacy.h"$' "$work/legacy.diff"
+check "synthetic driver: both error labels and the exit path unregister by handle (5 calls)" \
+	test "$(grep -c '^+.*cdev_compat_unregister(&[abc]_region);$' "$work/legacy.diff")" -eq 5
+check "synthetic driver: no unregister call with a major left" \
+	eval '! grep -q "^+.*unregister_chrdev(" "$work/legacy.diff"'
+
+cp "$work/legacy.c" "$work/inplace.c"
+before=$(sha256sum <"$work/inplace.c")
+"$tool" --cdev "$work/inplace.c" >/dev/null 2>&1 || true
+check "without --in-place the file is not changed" test "$(sha256sum <"$work/inplace.c")" = "$before"
+"$tool" --cdev --in-place "$work/inplace.c" >/dev/null 2>&1 || true
+check "--in-place writes the converted file" grep -q 'cdev_compat_register_chrdev(&a_region' "$work/inplace.c"
+
+# --- the four real drivers ---------------------------------------------------------------
+drivers=(arch/x86/kernel/cpuid.c arch/x86/kernel/msr.c lib/xz/xz_dec_test.c drivers/net/ppp/ppp_generic.c)
+src=$(source_files "${drivers[@]}" scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
+mkdir -p "$work/orig" "$work/conv"
+for rel in "${drivers[@]}"; do
+	name=$(basename "$rel")
+	cp "$src/$rel" "$work/orig/"
+	status=0
+	(cd "$src" && "$tool" --cdev "$rel") >"$work/$name.diff" 2>"$work/$name.log" || status=$?
+	check "$name: --cdev converts it all (status $status)" test "$status" -eq 0
+	cp "$src/$rel" "$work/conv/"
+	sed "s#^\(---\|+++\) [ab]/$(dirname "$rel")/#\1 a/#" "$work/$name.diff" |
+		patch -s -d "$work/conv" -p1 --no-backup-if-mismatch
+	check "$name: the converted driver calls no (__)(un)register_chrdev() (comments aside)" \
+		eval "! grep -vE '^[[:space:]]*(/?\\*|//)' '$work/conv/$name' | grep -qE '(^|[^A-Za-z0-9_])(__)?(un)?register_chrdev\\('"
+	n_unreg=$(grep -cE '(^|[^A-Za-z0-9_])(__)?unregister_chrdev\(' "$work/orig/$name")
+	check "$name: each of its $n_unreg unregister calls became cdev_compat_unregister(&handle)" \
+		test "$(grep -c 'cdev_compat_unregister(&[a-z_]*_region);' "$work/conv/$name")" -eq "$n_unreg"
+	last=$(grep -n '^#include' "$work/conv/$name" | tail -n1 | cut -d: -f2-)
+	check "$name: #include <cdev_compat.h> is its last #include" test "$last" = "#include <cdev_compat.h>"
+	# checkpatch -f on the original and on the converted file: the conversion may add no finding.
+	cp_out=$(comm -13 <(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types -f "$work/orig/$name" 2>&1 |
+		grep -E ': (ERROR|WARNING|CHECK):' | cut -d: -f3- | sort -u) \
+		<(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types -f "$work/conv/$name" 2>&1 |
+			grep -E ': (ERROR|WARNING|CHECK):' | cut -d: -f3- | sort -u))
+	check "$name: checkpatch -f finds nothing in the converted file that it does not find in the original${cp_out:+ ($(head -n2 <<<"$cp_out" | tr '\n' ' '))}" \
+		test -z "$cp_out"
+done
+check "xz_dec_test.c: the dynamic major keeps its meaning (device_major = cdev_compat_register_chrdev(&xz_dec_test_region, 0, ...)" \
+	grep -q 'device_major = cdev_compat_register_chrdev(&xz_dec_test_region, 0,' "$work/conv/xz_dec_test.c"
+check "xz_dec_test.c: the handle sits next to device_major" \
+	grep -A1 -q '^static int device_major;$' "$work/conv/xz_dec_test.c"
+check "ppp_generic.c: err = cdev_compat_register_chrdev(&ppp_device_region, PPP_MAJOR, ...) and the out_chrdev label unregisters by handle" \
+	eval "grep -q 'err = cdev_compat_register_chrdev(&ppp_device_region, PPP_MAJOR,' '$work/conv/ppp_generic.c' &&
+		grep -A1 '^out_chrdev:' '$work/conv/ppp_generic.c' | grep -q 'cdev_compat_unregister(&ppp_device_region);'"
+check "cpuid.c: __register_chrdev(CPUID_MAJOR, 0, NR_CPUS, ...) became cdev_compat_register(&cpuid_region, CPUID_MAJOR, 0, NR_CPUS, ...)" \
+	grep -q 'if (cdev_compat_register(&cpuid_region, CPUID_MAJOR, 0, NR_CPUS, "cpu/cpuid", &cpuid_fops)) {' "$work/conv/cpuid.c"
+
+# Builds: the original on its own two-arg headers is the baseline; the converted drivers on
+# both kinds of headers may add no diagnostic to it.
+objs=""
+for rel in "${drivers[@]}"; do objs+=" $(basename "$rel" .c).o"; done
+twoarg=$(headers_twoarg)
+onearg=$(headers_onearg)
+build() { # build VERSION KDIR - sets dir
+	dir=$work/build-$1-$(basename "$(dirname "$2")")-$(basename "$2")
+	mkdir -p "$dir"
+	cp "$work/$1"/*.c "$dir/"
+	printf 'obj-m :=%s\ninclude %s/compat/cdev-compat.mk\n' "$objs" "$CDEV_TOP" >"$dir/Kbuild"
+	kbuild "$2" "$dir" "$dir/build.log" -k || true
+}
+build orig "$twoarg"
+base=$dir
+for tree in twoarg onearg; do
+	if [ "$tree" = twoarg ]; then kdir=$twoarg; else kdir=$onearg; fi
+	build conv "$kdir"
+	for rel in "${drivers[@]}"; do
+		name=$(basename "$rel" .c)
+		extra=$(comm -13 <(warnings "$base/build.log" | grep "^$name\.c:" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
+			<(warnings "$dir/build.log" | grep "^$name\.c:" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) | wc -l)
+		check "$name converted, on the $tree headers: builds with W=1, no diagnostic beyond the original's ($extra extra; log $dir/build.log)" \
+			test -f "$dir/$name.ko" -a "$extra" -eq 0
+	done
+done
+
+# --- --one-arg and --report ---------------------------------------------------------------
+(cd "$work/orig" && "$tool" --one-arg msr.c) >"$work/msr-onearg.diff"
+check "--one-arg msr.c: both __unregister_chrdev() calls lose the name, the header is included" \
+	eval "[ \"\$(grep -c '^+.*__unregister_chrdev(MSR_MAJOR, 0, NR_CPUS);' '$work/msr-onearg.diff')\" -eq 2 ] &&
+		grep -q '^+#include <cdev_compat.h>' '$work/msr-onearg.diff'"
+(cd "$work/orig" && "$tool" --one-arg --no-include msr.c) >"$work/msr-onearg-noinc.diff"
+check "--one-arg --no-include adds no #include" eval "! grep -q '^+#include' '$work/msr-onearg-noinc.diff'"
+lp=$(source_files drivers/char/lp.c drivers/char/misc.c)
+report=$("$tool" --report "$lp/drivers/char/lp.c" "$lp/drivers/char/misc.c" 2>&1 || true)
+check "--report flags lp.c's minor-indexed lp_table in lp_open (line 498)" grep -q 'lp\.c:498:.*array index' <<<"$report"
+check "--report flags misc.c's minor lookup loop in misc_open" grep -q 'misc\.c:102:.*loop' <<<"$report"
+report=$("$tool" --report "$work/orig/xz_dec_test.c" 2>&1 || true)
+check "--report is silent on xz_dec_test.c, which never looks at the minor" test -z "$report"
