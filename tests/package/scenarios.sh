@@ -339,6 +339,24 @@ t_vendor() {
 		grep -q -- '-include /usr/share/cdev-compat/include/cdev_compat.h' "$ROOT/tmp/vendor/.vendor_chardev.o.cmd"
 	after=$(cd "$ROOT" && find usr/share/cdev-compat -printf '%p %s %T@\n' | sort | sha256sum)
 	check "/usr/share/cdev-compat was not written by the builds" test "$before" = "$after"
+	check "dkms autoinstall -k $KOLD exits 0 with both modules" in_root "$ROOT" dkms autoinstall -k "$KOLD"
+	# Why neither dkms.conf uses BUILD_EXCLUSIVE_*: on dkms 3.0.10 one skipped module makes
+	# autoinstall (the kernel hooks) exit non-zero. Show it with a throwaway module.
+	mkdir -p "$ROOT/usr/src/cdev-skip-demo-1.0"
+	cat >"$ROOT/usr/src/cdev-skip-demo-1.0/dkms.conf" <<-'EOF'
+		PACKAGE_NAME="cdev-skip-demo"
+		PACKAGE_VERSION="1.0"
+		BUILT_MODULE_NAME[0]="cdev_skip_demo"
+		DEST_MODULE_LOCATION[0]="/updates/dkms"
+		MAKE[0]="true"
+		BUILD_EXCLUSIVE_KERNEL="^0\."
+		AUTOINSTALL="yes"
+	EOF
+	in_root "$ROOT" dkms add -m cdev-skip-demo -v 1.0 >/dev/null
+	local rc=0
+	in_root "$ROOT" dkms autoinstall -k "$KOLD" || rc=$?
+	check "trap reproduced: with a BUILD_EXCLUSIVE skip, dkms autoinstall exits $rc" test "$rc" -ne 0
+	in_root "$ROOT" dkms remove -m cdev-skip-demo -v 1.0 --all >/dev/null
 	check "nothing tried to load a module" no_modload "$ROOT"
 }
 
