@@ -128,11 +128,14 @@ H;
 coccinelle.H = cocci.make_ident(handle_for(p, F))
 
 // Variables declared inside a function: never a place for the handle.
-@locals depends on patch@
+@locals depends on patch exists@
 identifier f, v;
 type T;
 @@
-f(...) { <... T v; ...> }
+f(...) { ... when any
+  T v;
+  ... when any
+}
 
 @script:python@
 v << locals.v;
@@ -262,41 +265,40 @@ identifier name_alias.H;
 
 // The handle: next to the variable that holds the major when that is a
 // file-scope variable, otherwise just before the registering function.
-@script:python xid@
+@script:python place@
 X << dyn.X;
+p << dyn.p;
+F << dyn.F;
+fn << dyn.fn;
 XI;
+FI;
+H;
 @@
+# One environment per registration; a placement that does not apply gets a name that
+# matches nothing (include_match(False) would drop the registration from later rules).
+coccinelle.H = cocci.make_ident(handle_for(p, F))
 if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X) and X not in local_vars:
 	coccinelle.XI = cocci.make_ident(X)
+	coccinelle.FI = cocci.make_ident('cdev_compat_no_such_function_')
 else:
-	cocci.include_match(False)
+	coccinelle.XI = cocci.make_ident('cdev_compat_no_such_variable_')
+	coccinelle.FI = cocci.make_ident(fn)
 
 @decl_var depends on patch@
-identifier xid.XI;
-identifier name_dyn.H;
+identifier place.XI;
+identifier place.H;
 type T;
 @@
   T XI;
 + static struct cdev_compat_region H;
 
-@script:python fnplace@
-X << dyn.X;
-p << dyn.p;
-F << dyn.F;
-HF;
-@@
-if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X) and X not in local_vars:
-	cocci.include_match(False)
-else:
-	coccinelle.HF = cocci.make_ident(handle_for(p, F))
-
 @decl_dyn_fn depends on patch@
-identifier dyn.fn;
-identifier fnplace.HF;
+identifier place.FI;
+identifier place.H;
 @@
-+ static struct cdev_compat_region HF;
++ static struct cdev_compat_region H;
 +
-  fn(...) {...}
+  FI(...) {...}
 
 @decl_fixed_fn depends on patch@
 identifier fixed.fn;
