@@ -26,7 +26,7 @@ need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintia
 start=$(date +%s.%N)
 
 # The package is made of these paths only.
-paths=(debian dkms.conf compat shim)
+paths=(debian dkms.conf compat shim scripts/cdev-compat-migrate docs/cdev-compat-migrate.1)
 for p in "${paths[@]}"; do
 	[ -e "$CDEV_TOP/$p" ] || die "$p is missing: the package needs ${paths[*]}"
 done

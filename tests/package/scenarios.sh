@@ -201,6 +201,7 @@ t_install() {
 	done
 	check "sources at /usr/src/$DKMS_NAME-$V1" test -f "$ROOT/usr/src/$DKMS_NAME-$V1/dkms.conf"
 	check "vendor fragment at /usr/share/cdev-compat" test -f "$ROOT/usr/share/cdev-compat/cdev-compat.mk"
+	check "cdev-compat-migrate --help runs" run_out "$RUN_DIR/$SCEN.migrate.out" in_root "$ROOT" cdev-compat-migrate --help
 	check "nothing tried to load a module" no_modload "$ROOT"
 	if [ -f "$ROOT/var/lib/dkms/mok.key" ]; then
 		note "dkms generated /var/lib/dkms/mok.key on the first build (the signing trap; see t_signing)"
