@@ -81,6 +81,14 @@ root_umount_all() {
 	CHROOT_MOUNTS=()
 }
 
+# umount_below DIR - unmount whatever is mounted at or below DIR (also leftovers of a killed
+# run), so that a following rm -rf never walks into a mount.
+umount_below() {
+	local m
+	awk -v d="$1" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
+		while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
+}
+
 # overlay_mount TARGET UPPER WORK LOWER... - overlayfs, LOWER layers listed topmost first.
 overlay_mount() {
 	local target=$1 upper=$2 work=$3 lower
@@ -126,6 +134,7 @@ _chroot_build_base() {
 	mirror=$(apt_mirror_debian)
 	security=$(apt_mirror_security)
 	tmp=$dir/base.tmp
+	umount_below "$tmp"
 	rm -rf "$tmp"
 	log "debootstrap $CHROOT_SUITE into $tmp"
 	debootstrap --variant=minbase --components=main "$CHROOT_SUITE" "$tmp" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
@@ -167,7 +176,8 @@ _chroot_build_base() {
 _chroot_build_headers() {
 	local dir=$1 tmp kold knew k
 	tmp=$dir/headers.tmp
-	rm -rf "$tmp" "$dir/headers.work"
+	umount_below "$dir/headers.mnt"
+	rm -rf "$tmp" "$dir/headers.work" "$dir/headers.mnt"
 	# shellcheck disable=SC1091
 	. "$dir/base/etc/cdev-compat-test-kernels"
 	kold=$KOLD_PKG knew=$KNEW_PKG
@@ -209,6 +219,7 @@ chroot_ensure() {
 # (Not in a $(...) subshell: the mounts are recorded in CHROOT_MOUNTS.)
 root_new() {
 	local layer=${2:-headers} s=$RUN_DIR/$1
+	umount_below "$s"
 	rm -rf "$s"
 	if [ "$layer" = headers ]; then
 		overlay_mount "$s/root" "$s/upper" "$s/work" "$CHROOT_DIR/headers" "$CHROOT_DIR/base"

@@ -24,12 +24,6 @@ need_pkgs debootstrap:debootstrap setpriv:util-linux flock:util-linux mount:moun
 RUN_DIR=$BUILD_DIR/package-tests
 export RUN_DIR
 
-# umount_below DIR - unmount whatever is mounted at or below DIR (also leftovers of a killed run).
-umount_below() {
-	local m
-	awk -v d="$1" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
-		while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
-}
 cleanup() {
 	root_umount_all
 	umount_below "$RUN_DIR"
