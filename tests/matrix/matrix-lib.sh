@@ -305,7 +305,8 @@ matrix_build_image() {
 
 # matrix_boot K KDIR IMGDIR - boot; sets BOOT_RC, BOOT_S, BOOT_STATUS (ok|hang|qemu_error|...)
 matrix_boot() {
-	local k=$1 kdir=$2 img=$3 mem size accel t0 timeout=${CDEV_MATRIX_BOOT_TIMEOUT:-300}
+	local k=$1 kdir=$2 img=$3 mem size accel t0 timeout=${CDEV_MATRIX_BOOT_TIMEOUT:-480}
+	# The image and the test overlay as one initramfs (the kernel unpacks concatenated cpios).
 	cat "$img/image.cpio" "$MATRIX_DIR/overlay/overlay.cpio" >"$kdir/initrd.cpio"
 	size=$(($(stat -c %s "$kdir/initrd.cpio") / 1048576))
 	mem=$(((size * 2 + 1024 + 255) / 256 * 256))
@@ -317,7 +318,7 @@ matrix_boot() {
 	fi
 	: >"$kdir/console.log"
 	: >"$kdir/ktap.txt"
-	local cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp 2 -m "$mem"
+	local cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "${CDEV_MATRIX_SMP:-2}" -m "$mem"
 		-nodefaults -display none -no-reboot -monitor none
 		-chardev "file,id=con,path=$kdir/console.log" -serial chardev:con
 		-device "isa-debug-exit,iobase=0xf4,iosize=0x04"
@@ -378,31 +379,37 @@ ktap_tsv() {
 	' "$1"
 }
 
-# matrix_run_kernel K - resolve, image, boot, results for one kernel; writes KDIR/result.env.
-matrix_run_kernel() {
-	local k=$1 kdir=$MATRIX_DIR/$1 t_k st key img msg cached=no tsv passed failed skipped arity
-	t_k=$(date +%s.%N)
+# Per-kernel result state (R_*), kept in KDIR/result.env between the prepare and boot halves.
+write_result() {
+	R_TOTAL_S=$(elapsed "$R_T0")
+	{
+		printf 'R_NAME=%q\nR_STATUS=%q\nR_VERSION=%q\nR_ARITY=%q\n' "$k" "$R_STATUS" "$R_VERSION" "$R_ARITY"
+		printf 'R_PASSED=%q\nR_FAILED=%q\nR_SKIPPED=%q\n' "$R_PASSED" "$R_FAILED" "$R_SKIPPED"
+		printf 'R_BOOT_S=%q\nR_TOTAL_S=%q\nR_IMAGE_S=%q\nR_IMAGE_CACHED=%q\n' \
+			"$R_BOOT_S" "$R_TOTAL_S" "$R_IMAGE_S" "$R_IMAGE_CACHED"
+		printf 'R_DKMS_S=%q\nR_KRESOLVED=%q\nR_MSG=%q\nR_DIR=%q\n' "$R_DKMS_S" "$R_KRESOLVED" "$R_MSG" "$kdir"
+		printf 'R_T0=%q\nR_IMG=%q\n' "$R_T0" "$R_IMG"
+	} >"$kdir/result.env"
+}
+
+fail_kernel() {
+	R_MSG=$1
+	[ "$R_FAILED" -gt 0 ] || R_FAILED=1
+	write_result
+	say "$k: FAILED: $R_MSG"
+	return 1
+}
+
+# matrix_prepare_kernel K - resolve the kernel and build or reuse its image (result.env has
+# R_STATUS=prepared on success).
+matrix_prepare_kernel() {
+	k=$1 kdir=$MATRIX_DIR/$1
+	local st key img msg cached=no
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
+	R_T0=$(date +%s.%N) R_IMG=
 	R_STATUS=error R_VERSION='?' R_ARITY='?' R_PASSED=0 R_FAILED=0 R_SKIPPED=0 R_BOOT_S=- R_MSG=
 	R_IMAGE_S=- R_IMAGE_CACHED=- R_DKMS_S=- R_KRESOLVED=
-	write_result() {
-		R_TOTAL_S=$(elapsed "$t_k")
-		{
-			printf 'R_NAME=%q\nR_STATUS=%q\nR_VERSION=%q\nR_ARITY=%q\n' "$k" "$R_STATUS" "$R_VERSION" "$R_ARITY"
-			printf 'R_PASSED=%q\nR_FAILED=%q\nR_SKIPPED=%q\n' "$R_PASSED" "$R_FAILED" "$R_SKIPPED"
-			printf 'R_BOOT_S=%q\nR_TOTAL_S=%q\nR_IMAGE_S=%q\nR_IMAGE_CACHED=%q\n' \
-				"$R_BOOT_S" "$R_TOTAL_S" "$R_IMAGE_S" "$R_IMAGE_CACHED"
-			printf 'R_DKMS_S=%q\nR_KRESOLVED=%q\nR_MSG=%q\nR_DIR=%q\n' "$R_DKMS_S" "$R_KRESOLVED" "$R_MSG" "$kdir"
-		} >"$kdir/result.env"
-	}
-	fail_kernel() {
-		R_MSG=$1
-		[ "$R_FAILED" -gt 0 ] || R_FAILED=1
-		write_result
-		say "$k: FAILED: $R_MSG"
-		return 1
-	}
 
 	# resolve
 	st=$(date +%s.%N)
@@ -433,16 +440,26 @@ matrix_run_kernel() {
 	fi
 	# shellcheck disable=SC1091
 	. "$img/image-info.env"
+	R_IMG=$img
 	R_VERSION="$KVER (${KVERSION:-$KPKG_VERSION})"
 	R_IMAGE_CACHED=$cached
 	R_IMAGE_S=$IMAGE_BUILD_S
 	R_DKMS_S=$DKMS_BUILD_S
+	R_STATUS=prepared
+	write_result
 	STEP_SECS=$(elapsed "$st") step "$k" image "$([ $cached = yes ] && echo "cached" || echo "built") $KVER," \
 		"$DKMS_MODULE/$DKMS_VERSION dkms-installed (dkms build ${DKMS_BUILD_S}s)," \
 		"$(($(stat -c %s "$img/image.cpio") / 1048576)) MiB"
+}
 
-	# boot
-	st=$(date +%s.%N)
+# matrix_boot_kernel K - boot the prepared image, collect KTAP, record the result.
+matrix_boot_kernel() {
+	k=$1 kdir=$MATRIX_DIR/$1
+	local img tsv passed failed skipped arity
+	# shellcheck disable=SC1091
+	. "$kdir/result.env"
+	img=$R_IMG
+	say "$k: boot: starting ($ACCEL, log $kdir/console.log)"
 	matrix_boot "$k" "$kdir" "$img"
 	R_BOOT_S=$BOOT_S
 	ln -sfn "$img" "$kdir/image"
@@ -471,13 +488,16 @@ matrix_run_kernel() {
 		;;
 	hang)
 		R_STATUS=hang
-		say "$k: guest hung (killed after ${CDEV_MATRIX_BOOT_TIMEOUT:-300}s); last console lines:"
-		tail -n 25 "$kdir/console.log" | sed 's/^/    | /'
+		{
+			say "$k: guest hung (killed after ${CDEV_MATRIX_BOOT_TIMEOUT:-480}s); last console lines:"
+			tail -n 25 "$kdir/console.log" | sed 's/^/    | /'
+		}
 		fail_kernel "hang after ${BOOT_S}s (console: $kdir/console.log)"
 		;;
 	*)
 		R_STATUS=fail
-		tail -n 25 "$kdir/console.log" | sed 's/^/    | /'
+		say "$k: last console lines:"
+		grep -av '^\[ *[0-9.]*\] run-guest-tests.sh\[[0-9]*\]:     ok ' "$kdir/console.log" | tail -n 25 | sed 's/^/    | /'
 		fail_kernel "$BOOT_STATUS (console: $kdir/console.log, ktap: $kdir/ktap.txt)"
 		;;
 	esac
@@ -542,6 +562,9 @@ matrix_report() {
 			else
 				# shellcheck disable=SC1090
 				. "$f"
+				if [ "$R_STATUS" = prepared ]; then
+					R_STATUS=error R_FAILED=1 R_MSG="image ready but the boot did not complete (runner error)"
+				fi
 			fi
 			printf '%-9s | %-40s | %-7s | %-13s | %8s | %7s\n' "$k" "$R_VERSION" "$R_ARITY" \
 				"$R_PASSED / $R_FAILED" "$R_BOOT_S" "$R_TOTAL_S"

@@ -11,7 +11,9 @@
 #   CDEV_MATRIX_DEB            the .deb to install (default: newest build/cdev-compat-dkms_*_all.deb,
 #                              built with `make deb` if none); "standin" = tests/matrix/standin
 #   CDEV_MATRIX_KERNEL_DIR     the one-arg kernel .debs (default build/kernel; `make kernel` if empty)
-#   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 300)
+#   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 480)
+#   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
+#   CDEV_MATRIX_SMP            vCPUs per guest (default 2)
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe
 # Outputs: build/matrix/<kernel>/{console.log,ktap.txt,mkosi.log,result.env}, build/matrix/junit.xml,
@@ -49,16 +51,29 @@ matrix_pick_accel
 phase_done "inputs"
 
 phase "kernels"
+# Images are built one after the other; each boot starts in the background as soon as its image
+# is ready, at most CDEV_MATRIX_JOBS (default 2) guests at a time, so boots overlap the next
+# image build. Each half runs in a subshell: errexit stays on inside, and one kernel's failure
+# (recorded in build/matrix/<k>/result.env) does not stop the others.
+jobs_max=${CDEV_MATRIX_JOBS:-2}
 for k in "${kernels[@]}"; do
-	# A subshell per kernel: errexit stays on inside, and one kernel's failure (recorded in
-	# build/matrix/<k>/result.env) does not stop the others.
 	set +e
 	(
 		set -e
-		matrix_run_kernel "$k"
+		matrix_prepare_kernel "$k"
 	)
+	rc=$?
 	set -e
+	[ "$rc" -eq 0 ] || continue
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n || true
+	done
+	(
+		set -e
+		matrix_boot_kernel "$k"
+	) &
 done
+wait || true
 phase_done "kernels"
 
 phase "report"
