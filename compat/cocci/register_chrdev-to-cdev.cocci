@@ -107,14 +107,14 @@ coccinelle.H = cocci.make_ident(handle_for(p, F))
 
 // ret = register_chrdev(0, ...); ... major = ret;: major is the major too.
 @alias depends on patch exists@
-expression dyn.X, Y;
+expression dyn.X, Y, E;
 position dyn.p;
 identifier dyn.fn;
 @@
 fn(...) {
   ... when any
   X = \(register_chrdev@p(...)\|__register_chrdev@p(...)\)
-  ... when any
+  ... when != X = E
   Y = X;
   ... when any
 }
