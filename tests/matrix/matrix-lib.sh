@@ -194,6 +194,7 @@ matrix_apt() {
 	touch "$st/status"
 	"$cmd" -o "Dir::Etc=$dir/etc/apt" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" \
 		-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1 \
+		-o Dir::Cache::pkgcache=pkgcache.bin -o Dir::Cache::srcpkgcache=srcpkgcache.bin \
 		-o APT::Architecture=amd64 -o Acquire::Languages=none -o APT::Get::List-Cleanup=0 "$@"
 }
 
@@ -552,8 +553,8 @@ matrix_junit() {
 matrix_report() {
 	local k f tp=0 tf=0 kp=0 kf=0 p
 	{
-		printf '\n%-9s | %-40s | %-7s | %-13s | %8s | %7s\n' kernel version arity "tests (p/f)" "boot s" "total s"
-		printf '%s\n' "----------|------------------------------------------|---------|---------------|----------|--------"
+		printf '\n%-9s | %-44s | %-7s | %-13s | %8s | %7s\n' kernel version arity "tests (p/f)" "boot s" "total s"
+		printf '%s\n' "----------|----------------------------------------------|---------|---------------|----------|--------"
 		for k in "${kernels[@]}"; do
 			f=$MATRIX_DIR/$k/result.env
 			if [ ! -f "$f" ]; then
@@ -566,7 +567,7 @@ matrix_report() {
 					R_STATUS=error R_FAILED=1 R_MSG="image ready but the boot did not complete (runner error)"
 				fi
 			fi
-			printf '%-9s | %-40s | %-7s | %-13s | %8s | %7s\n' "$k" "$R_VERSION" "$R_ARITY" \
+			printf '%-9s | %-44s | %-7s | %-13s | %8s | %7s\n' "$k" "$R_VERSION" "$R_ARITY" \
 				"$R_PASSED / $R_FAILED" "$R_BOOT_S" "$R_TOTAL_S"
 			tp=$((tp + R_PASSED))
 			tf=$((tf + R_FAILED))
@@ -583,6 +584,20 @@ matrix_report() {
 		printf 'phases:'
 		for p in "${PHASES[@]}"; do printf ' %ss' "${p/=/ }"; done
 		printf ' (total %ss)\n' "$(now_s)"
+		# Sums over kernels; boots overlap image builds, so they exceed the "kernels" phase.
+		for k in "${kernels[@]}"; do
+			f=$MATRIX_DIR/$k/result.env
+			[ -f "$f" ] || continue
+			# shellcheck disable=SC1090
+			. "$f"
+			if [ "$R_IMAGE_CACHED" = no ]; then
+				printf 'built %s %s\n' "$k" "$R_IMAGE_S"
+			elif [ "$R_IMAGE_CACHED" = yes ]; then
+				printf 'cached %s 0\n' "$k"
+			fi
+			[ "$R_BOOT_S" = - ] || printf 'boot %s %s\n' "$k" "$R_BOOT_S"
+		done | awk '$1 == "built" { nb++; ib += $3 } $1 == "cached" { nc++ } $1 == "boot" { n++; b += $3 }
+			END { printf "images: %d built in %.1fs, %d cached; boots: %d, %.1fs in all\n", nb, ib, nc, n, b }'
 		printf 'junit: %s\n' "$MATRIX_DIR/junit.xml"
 		printf 'kernels: %d passed, %d failed\n' "$kp" "$kf"
 		printf '%d passed, %d failed\n' "$tp" "$tf"
