@@ -33,8 +33,16 @@ rm -rf "$out"
 mkdir -p "$out"
 perl "$kdoc" -man "${headers[@]}" >"$out/all.man" 2>"$out/kernel-doc.log"
 # kernel-doc -man writes one page per item, each starting with .TH "name"; split them.
-awk -v dir="$out" '
-	/^\.TH / { name = $2; gsub(/"/, "", name); gsub(/[^A-Za-z0-9_]/, "_", name); file = dir "/" name ".3" }
+# Function pages: .TH "name" 9 ...; struct pages: .TH "Kernel API" 9 "struct name" ...
+# Written as section 3 (library API), the section the files are named for.
+awk -v dir="$out" -F'"' '
+	/^\.TH / {
+		name = ($2 == "Kernel API") ? $4 : $2
+		sub(/^struct /, "", name)
+		gsub(/[^A-Za-z0-9_]/, "_", name)
+		file = dir "/" name ".3"
+		sub(/" 9 "/, "\" 3 \"")
+	}
 	file { print > file }' "$out/all.man"
 rm -f "$out/all.man"
 n=$(find "$out" -name '*.3' | wc -l)

@@ -38,7 +38,7 @@ check "at most 3 doc blocks are skipped ($skips)" test "$skips" -le 3
 status=0
 "$CDEV_TOP/docs/gen-man.sh" >"$work/gen-man.log" 2>&1 || status=$?
 check "docs/gen-man.sh: kernel-doc complete, pages written (status $status; log $work/gen-man.log)" test "$status" -eq 0
-for fn in cdev_compat_register cdev_compat_register_chrdev cdev_compat_unregister cdev_compat_create_nodes cdev_compat_from_inode; do
+for fn in cdev_compat_region cdev_compat_register cdev_compat_register_chrdev cdev_compat_unregister cdev_compat_create_nodes cdev_compat_from_inode; do
 	check "API man page $fn.3 renders and has NAME" \
 		eval "man -l '$BUILD_DIR/man/$fn.3' 2>/dev/null | grep -q '$fn'"
 done
