@@ -121,6 +121,27 @@ depends_of() {
 		awk 'NR>1 && /^(menu)?config /{exit} /^[[:space:]]+depends on/{sub(/^[[:space:]]+depends on[[:space:]]*/,""); printf "%sdepends on %s", sep, $0; sep="; "}'
 }
 
+# kbuild_target OBJ - the make target that builds OBJ. amdkfd has no Kbuild directory of its own:
+# drivers/gpu/drm/amd/amdgpu/Makefile pulls its files in as $(AMDKFD_PATH)/x.o = ../amdkfd/x.o.
+kbuild_target() {
+	case "$1" in
+	drivers/gpu/drm/amd/amdkfd/*) echo "drivers/gpu/drm/amd/amdgpu/../amdkfd/${1##*/}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# compile_one TARGET LOG - make TARGET; retried once if the compiler was killed by a signal
+# (another job on a busy machine), never on a compile error.
+compile_one() {
+	local try
+	for try in 1 2; do
+		make -C "$tree" O="$obj" ARCH=x86_64 -j"$(nproc)" "$1" >"$2" 2>&1 && return 0
+		grep -qE 'Error 1(37|43)|Killed signal' "$2" || return 1
+		log "compiler killed by a signal building $1 (try $try), retrying"
+	done
+	return 1
+}
+
 compiled=0
 cannot=()
 failed=()
@@ -137,9 +158,9 @@ for f in "${touched[@]}"; do
 		continue
 	fi
 	o=${f%.c}.o
+	target=$(kbuild_target "$o")
 	rm -f "$obj/$o"
-	if make -C "$tree" O="$obj" ARCH=x86_64 -j"$(nproc)" "$o" >"$work/${o//\//_}.log" 2>&1 &&
-		[ -f "$obj/$o" ]; then
+	if compile_one "$target" "$work/${o//\//_}.log" && [ -f "$obj/$o" ]; then
 		compiled=$((compiled + 1))
 		echo "  CC ok   $f"
 	else
