@@ -224,6 +224,13 @@ matrix_resolve() {
 		matrix_apt "$k" "$dir" apt-get -qq update >"$MATRIX_DIR/$k/apt-update.log" 2>&1 ||
 			{ echo "apt-get update failed: $(tail -n3 "$MATRIX_DIR/$k/apt-update.log")"; return 1; }
 		touch "$stamp"
+	elif [ -s "$stamp.resolved" ]; then
+		# Same indices as the last resolution: reuse its answer.
+		read -r abi hdr cand <"$stamp.resolved"
+		KPKGS=("$abi" "$hdr")
+		KRESOLVED="$abi $cand (indices of $(date -d "@$(stat -c %Y "$stamp")" +%H:%M))"
+		KVERSION=$cand
+		return 0
 	fi
 	cand=$(matrix_apt "$k" "$dir" apt-cache policy linux-image-cloud-amd64 | awk '/Candidate:/ { print $2 }')
 	if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
@@ -240,6 +247,7 @@ matrix_resolve() {
 	KPKGS=("$abi" "$hdr")
 	KRESOLVED="$abi $cand"
 	KVERSION=$cand
+	printf '%s %s %s\n' "$abi" "$hdr" "$cand" >"$stamp.resolved"
 	if [ "$k" = newest ] && [ "${cand%%.*}" != 7 ]; then
 		KRESOLVED="$KRESOLVED (no 7.x in trixie-backports: newest there)"
 	fi
