@@ -98,6 +98,8 @@ rm -f /dev/onearg
 t "rmmod onearg_test (unregister_chrdev(major))" rmmod onearg_test
 t "major \$major gone from /proc/devices" sh -c "! grep -qw onearg_test /proc/devices"
 t "module gone from /proc/modules" sh -c "! grep -qw onearg_test /proc/modules"
+mount -t debugfs debugfs /sys/kernel/debug
+t "debug options live: kmemleak, failslab, fail_page_alloc, lockdep" sh -c "[ -e /sys/kernel/debug/kmemleak ] && [ -d /sys/kernel/debug/failslab ] && [ -d /sys/kernel/debug/fail_page_alloc ] && [ -e /proc/lockdep ]"
 t "no WARNING/BUG/lockdep splat in dmesg" sh -c "! dmesg | grep -E 'WARNING:|BUG:|possible recursive locking|possible circular locking|inconsistent lock state'"
 if [ "\$fail" -eq 0 ]; then echo "GUEST-RESULT: PASS"; exit_qemu 000; else echo "GUEST-RESULT: FAIL"; exit_qemu 001; fi
 EOF
