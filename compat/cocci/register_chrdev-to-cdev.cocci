@@ -32,6 +32,17 @@ names = {}
 last_include = {}
 # Names of function-local variables.
 local_vars = set()
+# Per (file, function): handles declared just before it, and the functions done.
+fn_handles = {}
+fn_done = set()
+
+
+def fn_decl(pos, fn):
+	key = (pos[0].file, fn)
+	if key in fn_done or key not in fn_handles:
+		return None
+	fn_done.add(key)
+	return ', '.join(fn_handles[key])
 
 
 def handle_for(pos, fops):
@@ -145,9 +156,14 @@ local_vars.add(v)
 @script:python name_fixed@
 p << fixed.p;
 F << fixed.F;
+fn << fixed.fn;
 H;
 @@
-coccinelle.H = cocci.make_ident(handle_for(p, F))
+h = handle_for(p, F)
+coccinelle.H = cocci.make_ident(h)
+lst = fn_handles.setdefault((p[0].file, fn), [])
+if h not in lst:
+	lst.append(h)
 
 // #include <cdev_compat.h> after the file's last #include, unless it is there.
 @has_inc depends on patch@
@@ -271,18 +287,19 @@ p << dyn.p;
 F << dyn.F;
 fn << dyn.fn;
 XI;
-FI;
 H;
 @@
 # One environment per registration; a placement that does not apply gets a name that
 # matches nothing (include_match(False) would drop the registration from later rules).
-coccinelle.H = cocci.make_ident(handle_for(p, F))
+h = handle_for(p, F)
+coccinelle.H = cocci.make_ident(h)
 if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X) and X not in local_vars:
 	coccinelle.XI = cocci.make_ident(X)
-	coccinelle.FI = cocci.make_ident('cdev_compat_no_such_function_')
 else:
 	coccinelle.XI = cocci.make_ident('cdev_compat_no_such_variable_')
-	coccinelle.FI = cocci.make_ident(fn)
+	lst = fn_handles.setdefault((p[0].file, fn), [])
+	if h not in lst:
+		lst.append(h)
 
 @decl_var depends on patch@
 identifier place.XI;
@@ -292,18 +309,40 @@ type T;
   T XI;
 + static struct cdev_compat_region H;
 
-@decl_dyn_fn depends on patch@
-identifier place.FI;
-identifier place.H;
+// All the handles placed before one function go into one declaration (two additions
+// before the same function would clash).
+@script:python fn_dyn@
+p << dyn.p;
+fn << dyn.fn;
+FI;
+HL;
 @@
-+ static struct cdev_compat_region H;
+d = fn_decl(p, fn)
+coccinelle.FI = cocci.make_ident(fn if d else 'cdev_compat_no_such_function_')
+coccinelle.HL = cocci.make_ident(d or 'unused')
+
+@script:python fn_fixed@
+p << fixed.p;
+fn << fixed.fn;
+FI;
+HL;
+@@
+d = fn_decl(p, fn)
+coccinelle.FI = cocci.make_ident(fn if d else 'cdev_compat_no_such_function_')
+coccinelle.HL = cocci.make_ident(d or 'unused')
+
+@decl_dyn_fn depends on patch@
+identifier fn_dyn.FI;
+identifier fn_dyn.HL;
+@@
++ static struct cdev_compat_region HL;
 +
   FI(...) {...}
 
 @decl_fixed_fn depends on patch@
-identifier fixed.fn;
-identifier name_fixed.H;
+identifier fn_fixed.FI;
+identifier fn_fixed.HL;
 @@
-+ static struct cdev_compat_region H;
++ static struct cdev_compat_region HL;
 +
-  fn(...) {...}
+  FI(...) {...}
