@@ -18,7 +18,7 @@
 CDEV_COMPAT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 # Only scripts/Makefile.build compiles; the clean and modpost passes read this file too.
-ifneq ($(filter %/scripts/Makefile.build,$(MAKEFILE_LIST)),)
+ifneq ($(filter scripts/Makefile.build %/scripts/Makefile.build,$(MAKEFILE_LIST)),)
 ifndef CDEV_COMPAT_PROBED
 # Probe with the compiler the module is built with, when it was chosen on the command line.
 cdev-compat-probe-args := $(foreach v,CC LLVM CROSS_COMPILE,$(if $(filter command line,$(origin $(v))),$(v)=$($(v))))

@@ -1,6 +1,7 @@
 #!/bin/bash
-# run-all.sh - `make test`: the host checks (make check), then the kernel matrix (make
-# matrix); prints each part's summary and, last, the sum: "N passed, N failed".
+# run-all.sh - `make test`: the host checks (make check), the kernel matrix (make matrix),
+# then the checks of the built one-arg kernel's headers package (t-onearg-package); prints
+# each part's summary and, last, the sum: "N passed, N failed".
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
@@ -32,5 +33,6 @@ run_part() {
 
 run_part check "$CDEV_TOP/tests/host/run-checks.sh"
 run_part matrix "$CDEV_TOP/tests/matrix/run-matrix.sh"
+run_part kernel-package "$CDEV_TOP/tests/host/run-checks.sh" t-onearg-package
 printf '%d passed, %d failed\n' "$total_passed" "$total_failed"
 exit "$status"
