@@ -4,9 +4,10 @@
  *
  *   cdev-shim-test whoami PATH
  *	prints the CDEV_SHIM_IOC_WHOAMI answer: dev=NAME major=M minor=m index=i cdev_compat=0|1
- *   cdev-shim-test register MAJOR BASEMINOR COUNT NODES
+ *   cdev-shim-test register MAJOR BASEMINOR COUNT NODES [faulty]
  *	registers a test region through /dev/cdev_shim_ctl; prints id=N major=M minor=m, or
- *	error=ENAME and exits 1
+ *	error=ENAME and exits 1; with "faulty", sets /proc/self/make-it-fail just before the
+ *	ioctl, so that armed fault injection hits the registration path and nothing else
  *   cdev-shim-test unregister ID
  *   cdev-shim-test bench PATH ITERATIONS
  *	prints open_close_ns=X read1_ns=Y (per operation, averaged over ITERATIONS)
@@ -93,7 +94,18 @@ static int cmd_whoami(const char *path)
 	return 0;
 }
 
-static int cmd_register(char **argv)
+static void make_it_fail(void)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0 || write(fd, "1", 1) != 1) {
+		perror("cdev-shim-test: /proc/self/make-it-fail");
+		exit(2);
+	}
+	close(fd);
+}
+
+static int cmd_register(char **argv, int faulty)
 {
 	struct cdev_shim_region_req req = {
 		.major = num(argv[0]), .baseminor = num(argv[1]),
@@ -101,6 +113,8 @@ static int cmd_register(char **argv)
 	};
 	int fd = ctl_fd();
 
+	if (faulty)
+		make_it_fail();
 	if (ioctl(fd, CDEV_SHIM_IOC_REGISTER, &req)) {
 		printf("error=%s\n", errname(errno));
 		return 1;
@@ -223,14 +237,16 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "whoami"))
 		return cmd_whoami(argv[2]);
 	if (argc == 6 && !strcmp(argv[1], "register"))
-		return cmd_register(argv + 2);
+		return cmd_register(argv + 2, 0);
+	if (argc == 7 && !strcmp(argv[1], "register") && !strcmp(argv[6], "faulty"))
+		return cmd_register(argv + 2, 1);
 	if (argc == 3 && !strcmp(argv[1], "unregister"))
 		return cmd_unregister(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "bench"))
 		return cmd_bench(argv[2], num(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "stress"))
 		return cmd_stress(argv[2], num(argv[3]), num(argv[4]));
-	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES |\n"
+	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES [faulty] |\n"
 		"       unregister ID | bench PATH N | stress PATH THREADS N\n");
 	return 2;
 }

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Reliability on the one-arg kernel (issue 6 §3): failslab, then fail_page_alloc, inject
+# failures into the registration paths of the cdev-compat helpers (ctl test regions, with
+# and without device nodes) until at least 1000 failures were injected. Every attempt must
+# either succeed or return an errno cleanly; afterwards nothing stays registered, kmemleak
+# reports no new leak and a normal registration works. On the other kernels (no fault
+# injection in their configs) this suite belongs to the one-arg row and reports so.
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
+. "$(dirname "$0")/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/shim.sh disable=SC1091
+. "$(dirname "$0")/../lib/shim.sh"
+
+case "$(uname -r)" in
+*-cdev-onearg) ;;
+*)
+	ktap_skip fault_injection "reliability suite runs on the one-arg debug kernel only"
+	ktap_done
+	exit
+	;;
+esac
+
+dbg=/sys/kernel/debug
+mountpoint -q "$dbg" || mount -t debugfs none "$dbg"
+ktap_check load shim_load
+before=$(chrdevs)
+leak_clear() { [ -w "$dbg/kmemleak" ] && echo clear >"$dbg/kmemleak"; }
+leak_count() {
+	sleep 6 # kmemleak reports objects older than 5 s
+	echo scan >"$dbg/kmemleak"
+	echo scan >"$dbg/kmemleak"
+	grep -c '^unreferenced object' "$dbg/kmemleak" || true
+}
+leak_clear || ktap_fail kmemleak_present "no $dbg/kmemleak on the debug kernel"
+
+# inject ATTR MIN MAX_TRIES MIN_ORDER - attempts with ATTR (failslab or fail_page_alloc) armed
+# for the registering process only, until MIN failures were injected (counted by the 'times'
+# budget) or MAX_TRIES attempts. fail_page_alloc skips order-0 pages: a failed page fault
+# would call the OOM killer on the guest.
+inject() {
+	local attr=$1 min=$2 max=$3 order=$4 dir=$dbg/$1 budget=1000000 left injected=0 tries=0
+	local ok=0 enomem=0 other=0 tool=0 out id nodes
+	[ -d "$dir" ] || { ktap_fail "${attr}_present" "no $dir"; return; }
+	echo Y >"$dir/task-filter"
+	echo N >"$dir/ignore-gfp-wait"
+	[ -e "$dir/ignore-gfp-highmem" ] && echo N >"$dir/ignore-gfp-highmem"
+	[ -e "$dir/min-order" ] && echo "$order" >"$dir/min-order"
+	echo 0 >"$dir/verbose"
+	echo 1 >"$dir/interval"
+	echo "$budget" >"$dir/times"
+	echo 10 >"$dir/probability"
+	while [ "$tries" -lt "$max" ] && { [ "$min" -eq 0 ] || [ "$injected" -lt "$min" ]; }; do
+		tries=$((tries + 1))
+		nodes=$((tries % 10 == 0))
+		out=$("$SHIM_TEST" register 0 0 4 "$nodes" faulty 2>/dev/null)
+		case "$out" in
+		id=*)
+			ok=$((ok + 1))
+			id=$(field id "$out")
+			"$SHIM_TEST" unregister "$id" >/dev/null || other=$((other + 1))
+			;;
+		error=ENOMEM) enomem=$((enomem + 1)) ;;
+		error=*) other=$((other + 1)); ktap_diag "$attr attempt $tries: $out" ;;
+		*) tool=$((tool + 1)) ;; # the tool itself failed
+		esac
+		left=$(cat "$dir/times")
+		injected=$((budget - left))
+	done
+	echo 0 >"$dir/probability"
+	ktap_diag "$attr: $tries attempts, $injected failures injected; registered $ok, ENOMEM $enomem, other errno $other, tool failures $tool"
+	INJECTED=$((INJECTED + injected))
+	[ "$min" -eq 0 ] || expect "${attr}_at_least_${min}_injected" "$injected injected in $tries attempts" \
+		test "$injected" -ge "$min"
+	expect "${attr}_errors_clean" "$other attempts failed with another errno than ENOMEM, $tool tool failures" \
+		test "$other" -eq 0 -a "$tool" -eq 0
+	expect "${attr}_some_registrations_survive" "no attempt succeeded" test "$ok" -gt 0
+}
+
+INJECTED=0
+inject failslab 1000 20000 0
+inject fail_page_alloc 0 300 1
+ktap_diag "fault injection: $INJECTED failures injected in all"
+
+expect nothing_left_registered "$(comm -13 <(echo "$before") <(chrdevs) | tr '\n' ' ')" \
+	test "$(chrdevs)" = "$before"
+expect no_test_nodes_left "$(echo /dev/cdev_shim_t*)" \
+	wait_for 10 eval "! compgen -G '/dev/cdev_shim_t*' >/dev/null"
+if [ -r "$dbg/kmemleak" ]; then
+	leaks=$(leak_count)
+	[ "$leaks" -eq 0 ] || head -n 30 "$dbg/kmemleak" | sed 's/^/# /'
+	expect kmemleak_no_new_leaks "$leaks unreferenced objects" test "$leaks" -eq 0
+fi
+out=$("$SHIM_TEST" register 0 0 4 1)
+expect normal_registration_after "$out" test "${out#id=}" != "$out"
+[ "${out#id=}" = "$out" ] || "$SHIM_TEST" unregister "$(field id "$out")"
+ktap_check unload shim_unload
+ktap_done

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Benchmarks (issue 6 §4), printed as "# bench:" lines, asserting nothing about speed:
+# open+close ns/op and 1-byte read ns/op for (a) a device registered the legacy way with
+# register_chrdev() (cdev_shim_legacy2), (b) the driver's device on the cdev-compat helpers
+# (cdev_shim0), (c) an unmodified legacy driver built with the header force-included, in
+# redirect mode (cdev_shim_redirect); ratios b/a and c/a per round, with their spread.
+# BENCH_ROUNDS and BENCH_OPS (default 5 and 5000) scale it.
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
+. "$(dirname "$0")/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/shim.sh disable=SC1091
+. "$(dirname "$0")/../lib/shim.sh"
+
+rounds=${BENCH_ROUNDS:-5} ops=${BENCH_OPS:-5000}
+ktap_check load shim_load
+rmaj=$(major_of cdev_shim_redirect)
+mknod /tmp/bench_redirect c "$rmaj" 0
+declare -A dev=([a]=/dev/cdev_shim_legacy2 [b]=/dev/cdev_shim0 [c]=/tmp/bench_redirect)
+wait_for 5 test -c "${dev[a]}"
+: >/tmp/bench.tsv
+for ((r = 1; r <= rounds; r++)); do
+	for k in a b c; do
+		out=$("$SHIM_TEST" bench "${dev[$k]}" "$ops") || { ktap_fail bench_runs "$k: $out"; ktap_done; exit; }
+		printf '%d\t%s\t%s\t%s\n' "$r" "$k" "$(field open_close_ns "$out")" "$(field read1_ns "$out")" >>/tmp/bench.tsv
+	done
+done
+ktap_ok bench_runs
+# Per metric: each device's median ns/op, then b/a and c/a per round with median, min, max.
+awk -F'\t' -v rounds="$rounds" -v ops="$ops" -v kernel="$(uname -r)" \
+	-f "$(dirname "$0")/../lib/bench-summary.awk" /tmp/bench.tsv
+rm -f /tmp/bench_redirect
+ktap_check unload shim_unload
+ktap_done
