@@ -2,6 +2,8 @@
 # bench.sh - `make bench`: print figures, assert nothing.
 #  - feature-probe time for one kernel (the installed Debian 6.1 headers), cold (empty cache)
 #    and warm (cached), over RUNS runs each: median, min, max;
+#  - text size of cdev_shim.ko, and of a minimal legacy device without and with the helpers
+#    (tests/bench/);
 #  - then the matrix's per-kernel figures (tests/matrix/bench.sh) when it is there.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -26,7 +28,8 @@ time_probes() {
 	local start
 	start=$(date +%s.%N)
 	CDEV_COMPAT_CACHE=$1 "$CDEV_TOP/compat/probes/run-probes.sh" "$kdir" >/dev/null
-	elapsed "$start"
+	awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }'
+
 }
 
 for i in $(seq "$runs"); do
@@ -36,9 +39,24 @@ for i in $(seq "$runs"); do
 	printf '\n' >>"$work/warm.txt"
 done
 nprobes=$(find "$CDEV_TOP/compat/probes" -name '*.c' | wc -l)
-printf 'probes: %d probes against %s on %d cores\n' "$nprobes" "$kdir" "$(nproc)"
+printf 'probes: %d probes against %s on %d cores (load average now: %s)\n' "$nprobes" "$kdir" \
+	"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'probes cold (empty cache), %d runs: %s (target < 2 s)\n' "$runs" "$(stats "$work/cold.txt")"
 printf 'probes warm (cached), %d runs: %s (target < 0.1 s)\n' "$runs" "$(stats "$work/warm.txt")"
+
+# text_of KO - the .text size of a module, from size(1).
+text_of() {
+	size "$1" | awk 'NR == 2 { print $1 }'
+}
+mkdir -p "$work/size"
+cp -a "$CDEV_TOP/compat" "$CDEV_TOP/shim" "$work/size/"
+mkdir -p "$work/size/tests"
+cp -a "$CDEV_TOP/tests/bench" "$work/size/tests/"
+kbuild "$kdir" "$work/size/shim" "$work/size/shim.log" || die "shim build failed: $work/size/shim.log"
+kbuild "$kdir" "$work/size/tests/bench" "$work/size/bench.log" || die "bench modules failed: $work/size/bench.log"
+printf 'size: cdev_shim.ko text %s bytes\n' "$(text_of "$work/size/shim/cdev_shim.ko")"
+printf 'size: minimal device, legacy register_chrdev: text %s bytes; on the helpers with nodes: text %s bytes\n' \
+	"$(text_of "$work/size/tests/bench/bench_legacy.ko")" "$(text_of "$work/size/tests/bench/bench_helpers.ko")"
 
 if [ -x "$CDEV_TOP/tests/matrix/bench.sh" ]; then
 	"$CDEV_TOP/tests/matrix/bench.sh"
