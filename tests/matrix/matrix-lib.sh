@@ -312,9 +312,19 @@ matrix_build_image() {
 # ---------------------------------------------------------------------------------------------
 # boot and results
 
+# matrix_boot_timeout K - seconds before K's guest counts as hung: CDEV_MATRIX_BOOT_TIMEOUT
+# (default 600), doubled for onearg, whose kernel has the debug options on (lockdep, kmemleak:
+# several times slower under TCG).
+matrix_boot_timeout() {
+	local t=${CDEV_MATRIX_BOOT_TIMEOUT:-600}
+	[ "$1" != onearg ] || t=$((t * 2))
+	echo "$t"
+}
+
 # matrix_boot K KDIR IMGDIR - boot; sets BOOT_RC, BOOT_S, BOOT_STATUS (ok|hang|qemu_error|...)
 matrix_boot() {
-	local k=$1 kdir=$2 img=$3 mem size accel t0 timeout=${CDEV_MATRIX_BOOT_TIMEOUT:-480}
+	local k=$1 kdir=$2 img=$3 mem size accel t0 timeout
+	timeout=$(matrix_boot_timeout "$k")
 	# The image and the test overlay as one initramfs (the kernel unpacks concatenated cpios).
 	cat "$img/image.cpio" "$MATRIX_DIR/overlay/overlay.cpio" >"$kdir/initrd.cpio"
 	size=$(($(stat -c %s "$kdir/initrd.cpio") / 1048576))
@@ -498,7 +508,7 @@ matrix_boot_kernel() {
 	hang)
 		R_STATUS=hang
 		{
-			say "$k: guest hung (killed after ${CDEV_MATRIX_BOOT_TIMEOUT:-480}s); last console lines:"
+			say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:"
 			tail -n 25 "$kdir/console.log" | sed 's/^/    | /'
 		}
 		fail_kernel "hang after ${BOOT_S}s (console: $kdir/console.log)"

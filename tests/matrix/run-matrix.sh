@@ -11,7 +11,7 @@
 #   CDEV_MATRIX_DEB            the .deb to install (default: newest build/cdev-compat-dkms_*_all.deb,
 #                              built with `make deb` if none); "standin" = tests/matrix/standin
 #   CDEV_MATRIX_KERNEL_DIR     the one-arg kernel .debs (default build/kernel; `make kernel` if empty)
-#   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 480)
+#   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600; onearg twice)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
 #   CDEV_MATRIX_SMP            vCPUs per guest (default 2)
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
