@@ -597,7 +597,7 @@ matrix_report() {
 			[ -f "$f" ] || continue
 			# shellcheck disable=SC1090
 			. "$f"
-			[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG"
+			[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | awk 'NR <= 14'
 		done
 		printf 'phases:'
 		for p in "${PHASES[@]}"; do printf ' %ss' "${p/=/ }"; done
