@@ -28,10 +28,44 @@ import re
 # Per file: fops text -> handle name, and the names in use.
 handles = {}
 names = {}
-# Per file: line of the last #include.
+# Per file: line of the last #include outside any #if.
 last_include = {}
+
+
+def last_top_include(path):
+	if path not in last_include:
+		depth, last = 0, 0
+		with open(path, errors='replace') as f:
+			for n, line in enumerate(f, 1):
+				t = line.strip().replace(' ', '')
+				if t.startswith(('#if', '#ifdef', '#ifndef')):
+					depth += 1
+				elif t.startswith('#endif'):
+					depth -= 1
+				elif t.startswith('#include') and depth == 0:
+					last = n
+		last_include[path] = last
+	return last_include[path]
+
 # Names of function-local variables.
 local_vars = set()
+# Per file: names declared at file scope -> True.
+file_vars = {}
+# Per (file, major expression): [(line, function)] of its unregister calls.
+unreg_sites = {}
+# Per (file, handle): major expressions (the register call's, and aliases).
+majors = {}
+
+
+def anchor(pos, fn, h):
+	"""The function the handle must be declared before: the first one using it."""
+	best = (int(pos[0].line), fn)
+	for m in majors.get((pos[0].file, h), []):
+		for site in unreg_sites.get((pos[0].file, m), []):
+			best = min(best, site)
+	return best[1]
+
+
 # Per (file, function): handles declared just before it, and the functions done.
 fn_handles = {}
 fn_done = set()
@@ -112,9 +146,42 @@ fn(...) {
 @script:python name_dyn@
 p << dyn.p;
 F << dyn.F;
+X << dyn.X;
 H;
 @@
 coccinelle.H = cocci.make_ident(handle_for(p, F))
+majors.setdefault((p[0].file, handle_for(p, F)), []).append(X)
+
+// Where each major is unregistered, to declare a handle before its first use.
+@unreg_sites depends on patch exists@
+identifier g;
+expression M;
+position q;
+@@
+g(...) { <...
+\(unregister_chrdev@q(M, ...)\|__unregister_chrdev@q(M, ...)\)
+...> }
+
+@script:python@
+g << unreg_sites.g;
+M << unreg_sites.M;
+q << unreg_sites.q;
+@@
+unreg_sites.setdefault((q[0].file, M), []).append((int(q[0].line), g))
+
+// File-scope declarations (a variable declared only in a header gets no handle beside it).
+@tops depends on patch@
+type T;
+identifier v;
+position q;
+@@
+T v@q;
+
+@script:python@
+v << tops.v;
+q << tops.q;
+@@
+file_vars.setdefault(q[0].file, {}).setdefault(v, set()).add(q[0].line)
 
 // ret = register_chrdev(0, ...); ... major = ret;: major is the major too.
 @alias depends on patch exists@
@@ -137,6 +204,7 @@ Y << alias.Y;
 H;
 @@
 coccinelle.H = cocci.make_ident(handle_for(p, F))
+majors.setdefault((p[0].file, handle_for(p, F)), []).append(Y)
 
 // Variables declared inside a function: never a place for the handle.
 @locals depends on patch exists@
@@ -156,12 +224,14 @@ local_vars.add(v)
 @script:python name_fixed@
 p << fixed.p;
 F << fixed.F;
+M << fixed.M;
 fn << fixed.fn;
 H;
 @@
 h = handle_for(p, F)
 coccinelle.H = cocci.make_ident(h)
-lst = fn_handles.setdefault((p[0].file, fn), [])
+majors.setdefault((p[0].file, h), []).append(M)
+lst = fn_handles.setdefault((p[0].file, anchor(p, fn, h)), [])
 if h not in lst:
 	lst.append(h)
 
@@ -179,13 +249,9 @@ position p;
 #include "..."@p
 )
 
-@script:python@
-p << incs.p;
-@@
-last_include[p[0].file] = max(last_include.get(p[0].file, 0), int(p[0].line))
 
 @add_inc depends on patch && !no_include && (dyn || fixed) && !has_inc@
-position p : script:python() { int(p[0].line) == last_include.get(p[0].file) };
+position p : script:python() { int(p[0].line) == last_top_include(p[0].file) };
 @@
 (
 #include <...>@p
@@ -293,11 +359,11 @@ H;
 # matches nothing (include_match(False) would drop the registration from later rules).
 h = handle_for(p, F)
 coccinelle.H = cocci.make_ident(h)
-if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', X) and X not in local_vars:
+if X in file_vars.get(p[0].file, {}) and X not in local_vars:
 	coccinelle.XI = cocci.make_ident(X)
 else:
 	coccinelle.XI = cocci.make_ident('cdev_compat_no_such_variable_')
-	lst = fn_handles.setdefault((p[0].file, fn), [])
+	lst = fn_handles.setdefault((p[0].file, anchor(p, fn, h)), [])
 	if h not in lst:
 		lst.append(h)
 
@@ -313,22 +379,26 @@ type T;
 // before the same function would clash).
 @script:python fn_dyn@
 p << dyn.p;
+F << dyn.F;
 fn << dyn.fn;
 FI;
 HL;
 @@
-d = fn_decl(p, fn)
-coccinelle.FI = cocci.make_ident(fn if d else 'cdev_compat_no_such_function_')
+a = anchor(p, fn, handle_for(p, F))
+d = fn_decl(p, a)
+coccinelle.FI = cocci.make_ident(a if d else 'cdev_compat_no_such_function_')
 coccinelle.HL = cocci.make_ident(d or 'unused')
 
 @script:python fn_fixed@
 p << fixed.p;
+F << fixed.F;
 fn << fixed.fn;
 FI;
 HL;
 @@
-d = fn_decl(p, fn)
-coccinelle.FI = cocci.make_ident(fn if d else 'cdev_compat_no_such_function_')
+a = anchor(p, fn, handle_for(p, F))
+d = fn_decl(p, a)
+coccinelle.FI = cocci.make_ident(a if d else 'cdev_compat_no_such_function_')
 coccinelle.HL = cocci.make_ident(d or 'unused')
 
 @decl_dyn_fn depends on patch@
