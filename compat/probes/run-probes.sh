@@ -85,6 +85,8 @@ objs=()
 for name in "${names[@]}"; do
 	objs+=("probe-$name.o")
 done
+# Kbuild before 5.12 builds a single object of an external module only if it is a target.
+printf 'targets += %s\n' "${objs[@]}" >>"$work/Kbuild"
 set +e
 env -i PATH="$PATH" HOME="${HOME:-/}" LC_ALL=C \
 	make -C "$kdir" M="$work" -k -j"$jobs" "$@" "${objs[@]}" >"$work/logs/kbuild.log" 2>&1

@@ -35,13 +35,14 @@ done
 
 # Redirect mode: the legacy driver's register_chrdev() went to a cdev-compat region.
 rmaj=$(major_of cdev_shim_redirect)
-if [ -n "$rmaj" ] && mknod /tmp/cdev_shim_redirect c "$rmaj" 0; then
-	out=$("$SHIM_TEST" whoami /tmp/cdev_shim_redirect)
+rm -f /dev/cdev_shim_test_redirect
+if [ -n "$rmaj" ] && mknod /dev/cdev_shim_test_redirect c "$rmaj" 0; then
+	out=$("$SHIM_TEST" whoami /dev/cdev_shim_test_redirect)
 	expect redirect_served_by_cdev_compat "'$out'" \
 		test "$(field dev "$out")" = cdev_shim_redirect -a "$(field cdev_compat "$out")" = 1
-	line=$(head -c 200 /tmp/cdev_shim_redirect)
+	line=$(head -c 200 /dev/cdev_shim_test_redirect)
 	expect redirect_read "'$line'" grep -q "^dev=cdev_shim_redirect major=$rmaj minor=0 " <<<"$line"
-	rm -f /tmp/cdev_shim_redirect
+	rm -f /dev/cdev_shim_test_redirect
 else
 	ktap_fail redirect_served_by_cdev_compat "no cdev_shim_redirect major, or mknod failed"
 fi

@@ -14,8 +14,9 @@ set -uo pipefail
 rounds=${BENCH_ROUNDS:-5} ops=${BENCH_OPS:-5000}
 ktap_check load shim_load
 rmaj=$(major_of cdev_shim_redirect)
-mknod /tmp/bench_redirect c "$rmaj" 0
-declare -A dev=([a]=/dev/cdev_shim_legacy2 [b]=/dev/cdev_shim0 [c]=/tmp/bench_redirect)
+rm -f /dev/cdev_shim_test_redirect
+mknod /dev/cdev_shim_test_redirect c "$rmaj" 0
+declare -A dev=([a]=/dev/cdev_shim_legacy2 [b]=/dev/cdev_shim0 [c]=/dev/cdev_shim_test_redirect)
 wait_for 5 test -c "${dev[a]}"
 : >/tmp/bench.tsv
 for ((r = 1; r <= rounds; r++)); do
@@ -28,6 +29,6 @@ ktap_ok bench_runs
 # Per metric: each device's median ns/op, then b/a and c/a per round with median, min, max.
 awk -F'\t' -v rounds="$rounds" -v ops="$ops" -v kernel="$(uname -r)" \
 	-f "$(dirname "$0")/../lib/bench-summary.awk" /tmp/bench.tsv
-rm -f /tmp/bench_redirect
+rm -f /dev/cdev_shim_test_redirect
 ktap_check unload shim_unload
 ktap_done
