@@ -15,7 +15,9 @@ deb:
 kernel:
 	kernel/build-kernel.sh
 
-matrix:
+# The matrix installs the .deb and boots the one-arg kernel: both are rebuilt first when
+# their inputs changed (cached otherwise).
+matrix: deb kernel
 	tests/matrix/run-matrix.sh
 
 test:

@@ -32,6 +32,9 @@ run_part() {
 }
 
 run_part check "$CDEV_TOP/tests/host/run-checks.sh"
+# What the matrix installs and boots, fresh from this tree (both cached by their inputs).
+"$CDEV_TOP/scripts/build-deb.sh" || status=1
+"$CDEV_TOP/kernel/build-kernel.sh" || status=1
 run_part matrix "$CDEV_TOP/tests/matrix/run-matrix.sh"
 run_part kernel-package "$CDEV_TOP/tests/host/run-checks.sh" t-onearg-package
 printf '%d passed, %d failed\n' "$total_passed" "$total_failed"

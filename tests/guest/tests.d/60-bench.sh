@@ -4,14 +4,17 @@
 # register_chrdev() (cdev_shim_legacy2), (b) the driver's device on the cdev-compat helpers
 # (cdev_shim0), (c) an unmodified legacy driver built with the header force-included, in
 # redirect mode (cdev_shim_redirect); ratios b/a and c/a per round, with their spread.
-# BENCH_ROUNDS and BENCH_OPS (default 5 and 5000) scale it.
+# The size comes from the kernel command line (cdev_bench=ROUNDSxOPS, as make bench sets it)
+# or BENCH_ROUNDS/BENCH_OPS; a matrix boot runs a short 3x1000.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
 . "$(dirname "$0")/../lib/ktap.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/shim.sh disable=SC1091
 . "$(dirname "$0")/../lib/shim.sh"
 
-rounds=${BENCH_ROUNDS:-5} ops=${BENCH_OPS:-5000}
+size=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^cdev_bench=\([0-9]*x[0-9]*\)$/\1/p')
+rounds=${BENCH_ROUNDS:-${size%x*}} ops=${BENCH_OPS:-${size#*x}}
+rounds=${rounds:-3} ops=${ops:-1000}
 ktap_check load shim_load
 rmaj=$(major_of cdev_shim_redirect)
 rm -f /dev/cdev_shim_test_redirect
