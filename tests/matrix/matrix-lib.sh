@@ -345,7 +345,7 @@ matrix_boot() {
 		-chardev "file,id=ktap,path=$kdir/ktap.txt"
 		-device "virtserialport,chardev=ktap,name=org.cdev-compat.ktap"
 		-kernel "$img/image.vmlinuz" -initrd "$kdir/initrd.cpio"
-		-append "console=ttyS0 rdinit=/sbin/init panic=-1 loglevel=5 mitigations=off systemd.unit=cdev-matrix.target systemd.firstboot=no systemd.show_status=auto")
+		-append "console=ttyS0 rdinit=/sbin/init panic=-1 loglevel=5 mitigations=off systemd.unit=cdev-matrix.target systemd.firstboot=no systemd.show_status=auto ${CDEV_MATRIX_APPEND:-}")
 	printf '%q ' "${cmd[@]}" >"$kdir/qemu.cmd"
 	echo >>"$kdir/qemu.cmd"
 	t0=$(date +%s.%N)
