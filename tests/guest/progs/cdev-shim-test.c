@@ -8,6 +8,10 @@
  *	registers a test region through /dev/cdev_shim_ctl; prints id=N major=M minor=m, or
  *	error=ENAME and exits 1; with "faulty", sets /proc/self/make-it-fail just before the
  *	ioctl, so that armed fault injection hits the registration path and nothing else
+ *   cdev-shim-test faultloop MAJOR BASEMINOR COUNT NODES ATTEMPTS
+ *	sets /proc/self/make-it-fail, then tries ATTEMPTS registrations (each success is
+ *	unregistered at once); prints attempts=N ok=N enomem=N other=N, and exits 1 if any
+ *	attempt failed with another errno than ENOMEM (named on stderr)
  *   cdev-shim-test unregister ID
  *   cdev-shim-test bench PATH ITERATIONS
  *	prints open_close_ns=X read1_ns=Y (per operation, averaged over ITERATIONS)
@@ -121,6 +125,36 @@ static int cmd_register(char **argv, int faulty)
 	}
 	printf("id=%u major=%u minor=%u\n", req.id, req.first_major, req.first_minor);
 	return 0;
+}
+
+static int cmd_faultloop(char **argv)
+{
+	struct cdev_shim_region_req req;
+	unsigned long attempts = num(argv[4]), i, ok = 0, enomem = 0, other = 0;
+	int fd = ctl_fd();
+
+	make_it_fail();
+	for (i = 0; i < attempts; i++) {
+		memset(&req, 0, sizeof(req));
+		req.major = num(argv[0]);
+		req.baseminor = num(argv[1]);
+		req.count = num(argv[2]);
+		req.nodes = num(argv[3]);
+		if (!ioctl(fd, CDEV_SHIM_IOC_REGISTER, &req)) {
+			ok++;
+			if (ioctl(fd, CDEV_SHIM_IOC_UNREGISTER, &req.id)) {
+				fprintf(stderr, "unregister %u: %s\n", req.id, errname(errno));
+				other++;
+			}
+		} else if (errno == ENOMEM) {
+			enomem++;
+		} else {
+			fprintf(stderr, "register: %s (%d)\n", errname(errno), errno);
+			other++;
+		}
+	}
+	printf("attempts=%lu ok=%lu enomem=%lu other=%lu\n", attempts, ok, enomem, other);
+	return other ? 1 : 0;
 }
 
 static int cmd_unregister(const char *id_s)
@@ -240,6 +274,8 @@ int main(int argc, char **argv)
 		return cmd_register(argv + 2, 0);
 	if (argc == 7 && !strcmp(argv[1], "register") && !strcmp(argv[6], "faulty"))
 		return cmd_register(argv + 2, 1);
+	if (argc == 7 && !strcmp(argv[1], "faultloop"))
+		return cmd_faultloop(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "unregister"))
 		return cmd_unregister(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "bench"))
@@ -247,6 +283,7 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "stress"))
 		return cmd_stress(argv[2], num(argv[3]), num(argv[4]));
 	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES [faulty] |\n"
+		"       faultloop MAJOR BASEMINOR COUNT NODES ATTEMPTS |\n"
 		"       unregister ID | bench PATH N | stress PATH THREADS N\n");
 	return 2;
 }
