@@ -4,9 +4,9 @@
 
 # shellcheck disable=SC2034
 KERNEL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CDEV_TOP=$(cd "$KERNEL_DIR/.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$CDEV_TOP/build}
-CDEV_COMPAT_CACHE=${CDEV_COMPAT_CACHE:-/var/cache/cdev-compat}
+# CDEV_TOP, BUILD_DIR, CDEV_COMPAT_CACHE, die, log, need_pkgs
+# shellcheck source=../scripts/lib.sh
+. "$KERNEL_DIR/../scripts/lib.sh"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 KCACHE=$CDEV_COMPAT_CACHE/kernel
 SRC_PKG=linux-source-6.1
@@ -14,37 +14,6 @@ SRC_TARBALL=/usr/src/$SRC_PKG.tar.xz
 COCCI=$KERNEL_DIR/cocci/unregister_chrdev-drop-name.cocci
 FRAGMENT=$KERNEL_DIR/config/onearg.config
 LOCALVERSION_ONEARG=-cdev-onearg
-export CDEV_COMPAT_CACHE BUILD_DIR
-
-die() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 1
-}
-
-log() {
-	printf '%s: %s\n' "${0##*/}" "$*" >&2
-}
-
-# need_pkgs CMD:PKG ... - install the Debian package of every missing command, or die.
-need_pkgs() {
-	local spec cmd pkg missing=()
-	for spec in "$@"; do
-		cmd=${spec%%:*}
-		pkg=${spec#*:}
-		if [[ $cmd == /* ]]; then
-			[ -e "$cmd" ] || missing+=("$pkg")
-		else
-			command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
-		fi
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	log "installing ${missing[*]}"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-		apt-get update >&2 || die "apt-get update failed"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
-			die "cannot install ${missing[*]}"
-	fi
-}
 
 # The kernel build needs these; install whatever is missing.
 need_kbuild_pkgs() {

@@ -17,13 +17,18 @@ log() {
 	printf '%s: %s\n' "${0##*/}" "$*" >&2
 }
 
-# need_pkgs CMD:PKG ... - install the Debian package for every missing command.
+# need_pkgs CMD:PKG ... - install the Debian package for every missing command (or, for a
+# CMD that is an absolute path, missing file).
 need_pkgs() {
 	local spec cmd pkg missing=()
 	for spec in "$@"; do
 		cmd=${spec%%:*}
 		pkg=${spec#*:}
-		command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+		if [[ $cmd == /* ]]; then
+			[ -e "$cmd" ] || missing+=("$pkg")
+		else
+			command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+		fi
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing ${missing[*]}"

@@ -67,6 +67,21 @@ kbuild() {
 	make -C "$kdir" M="$dir" W=1 -j"$(nproc)" "$@" modules >"$logf" 2>&1
 }
 
+# check_shim_build KDIR DIR WHAT ARITY - build a copy of compat/ + shim/ in DIR against KDIR
+# with W=1: one result line for "builds, no diagnostic", one for the recorded arity.
+check_shim_build() {
+	local kdir=$1 dir=$2 what=$3 want=$4 status=0 n args
+	mkdir -p "$dir"
+	cp -a "$CDEV_TOP/compat" "$CDEV_TOP/shim" "$dir/"
+	kbuild "$kdir" "$dir/shim" "$dir/build.log" || status=$?
+	n=$(warnings "$dir/build.log" | wc -l)
+	check "cdev_shim.ko builds with W=1 and no diagnostic on $what (status $status, $n diagnostics; log $dir/build.log)" \
+		test "$status" -eq 0 -a "$n" -eq 0 -a -f "$dir/shim/cdev_shim.ko"
+	args=$(/sbin/modinfo -F cdev_compat_unregister_args "$dir/shim/cdev_shim.ko" 2>/dev/null || true)
+	check "cdev_shim.ko built on $what records unregister_chrdev arity $want (modinfo: '$args')" \
+		test "$args" = "$want"
+}
+
 # warnings LOG - the compiler warnings in a build log, one per line, paths made relative.
 warnings() {
 	grep -E '(warning|error):' "$1" | sed -E 's#^.*/([^/:]+:[0-9]+:[0-9]+:)#\1#' | sort -u || true

@@ -29,12 +29,4 @@ diffs=$(diff <(sort "$pkg_entry/probes.txt") <(sort "$der_entry/probes.txt") | t
 check "the one-arg kernel's headers .deb and the derived one-arg headers agree on all $(wc -l <"$pkg_entry/probes.txt") probes${diffs:+ (differ: $diffs)}" \
 	test -z "$diffs"
 
-mkdir -p "$work/build"
-cp -a "$CDEV_TOP/compat" "$CDEV_TOP/shim" "$work/build/"
-status=0
-kbuild "$kdir" "$work/build/shim" "$work/build/build.log" || status=$?
-n=$(warnings "$work/build/build.log" | wc -l)
-check "cdev_shim.ko builds on the packaged one-arg headers with W=1 and no diagnostic (status $status, $n diagnostics; log $work/build/build.log)" \
-	test "$status" -eq 0 -a "$n" -eq 0
-args=$(/sbin/modinfo -F cdev_compat_unregister_args "$work/build/shim/cdev_shim.ko" 2>/dev/null || true)
-check "... and records unregister_chrdev arity 1 (modinfo: '$args')" test "$args" = 1
+check_shim_build "$kdir" "$work/build" "the packaged one-arg headers" 1

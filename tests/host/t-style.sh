@@ -10,22 +10,8 @@ work=$TEST_WORK/style
 rm -rf "$work"
 mkdir -p "$work"
 
-for tree in twoarg onearg; do
-	if [ "$tree" = twoarg ]; then kdir=$(headers_twoarg); else kdir=$(headers_onearg); fi
-	# A copy, so the source tree stays clean; shim/Kbuild finds ../compat.
-	mkdir -p "$work/$tree"
-	cp -a "$CDEV_TOP/compat" "$CDEV_TOP/shim" "$work/$tree/"
-	status=0
-	kbuild "$kdir" "$work/$tree/shim" "$work/$tree/build.log" || status=$?
-	n=$(warnings "$work/$tree/build.log" | wc -l)
-	check "cdev_shim.ko builds with W=1 and no diagnostic on the $tree headers (status $status, $n diagnostics; log $work/$tree/build.log)" \
-		test "$status" -eq 0 -a "$n" -eq 0 -a -f "$work/$tree/shim/cdev_shim.ko"
-	args=$(/sbin/modinfo -F cdev_compat_unregister_args "$work/$tree/shim/cdev_shim.ko" 2>/dev/null || true)
-	want=2
-	[ "$tree" = onearg ] && want=1
-	check "cdev_shim.ko built on the $tree headers records unregister_chrdev arity $want (modinfo: '$args')" \
-		test "$args" = "$want"
-done
+check_shim_build "$(headers_twoarg)" "$work/twoarg" "the twoarg headers" 2
+check_shim_build "$(headers_onearg)" "$work/onearg" "the onearg headers" 1
 
 src=$(source_files scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 mapfile -t cfiles < <(cd "$CDEV_TOP" && git ls-files 'compat/*.c' 'compat/*.h' 'shim/*.c' 'shim/*.h')

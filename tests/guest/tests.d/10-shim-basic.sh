@@ -6,21 +6,12 @@
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
 . "$(dirname "$0")/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/shim.sh disable=SC1091
+. "$(dirname "$0")/../lib/shim.sh"
 
 mod=cdev_shim
 count=4
 baseminor=0
-
-# wait_for SECONDS CMD... - poll CMD every 0.1 s (udev and devtmpfs act asynchronously).
-wait_for() {
-	local tries=$(($1 * 10))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
 
 proc_major() {
 	awk -v m="$mod" '$2 == m { print $1; exit }' /proc/devices
