@@ -123,25 +123,22 @@ position p;
 @dyn depends on patch@
 expression X, N, F, B, C;
 position p != perdev.p;
-identifier fn;
 @@
-fn(...) {
-<...
   X = \(register_chrdev@p(0, N, F)\|__register_chrdev@p(0, B, C, N, F)\)
-...>
-}
 
 // Any other registration: its first argument is the major.
 @fixed depends on patch@
 expression M, N, F, B, C;
 position p != {perdev.p, dyn.p};
-identifier fn;
 @@
-fn(...) {
-<...
   \(register_chrdev@p(M, N, F)\|__register_chrdev@p(M, B, C, N, F)\)
-...>
-}
+
+// The function around each registration (no function-wide matching: slow on big files).
+@script:python dynfn@
+p << dyn.p;
+fn;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
 
 @script:python name_dyn@
 p << dyn.p;
@@ -153,20 +150,17 @@ coccinelle.H = cocci.make_ident(handle_for(p, F))
 majors.setdefault((p[0].file, handle_for(p, F)), []).append(X)
 
 // Where each major is unregistered, to declare a handle before its first use.
-@unreg_sites depends on patch exists@
-identifier g;
+@unreg_sites depends on patch@
 expression M;
 position q;
 @@
-g(...) { <...
 \(unregister_chrdev@q(M, ...)\|__unregister_chrdev@q(M, ...)\)
-...> }
 
 @script:python@
-g << unreg_sites.g;
 M << unreg_sites.M;
 q << unreg_sites.q;
 @@
+g = q[0].current_element
 unreg_sites.setdefault((q[0].file, M), []).append((int(q[0].line), g))
 
 // File-scope declarations (a variable declared only in a header gets no handle beside it).
@@ -187,7 +181,7 @@ file_vars.setdefault(q[0].file, {}).setdefault(v, set()).add(q[0].line)
 @alias depends on patch exists@
 expression dyn.X, Y, E;
 position dyn.p;
-identifier dyn.fn;
+identifier dynfn.fn;
 @@
 fn(...) {
   ... when any
@@ -208,10 +202,12 @@ majors.setdefault((p[0].file, handle_for(p, F)), []).append(Y)
 
 // Variables declared inside a function: never a place for the handle.
 @locals depends on patch exists@
-identifier f, v;
+identifier dynfn.fn;
+identifier v;
 type T;
 @@
-f(...) { ... when any
+fn(...) {
+  ... when any
   T v;
   ... when any
 }
@@ -221,17 +217,28 @@ v << locals.v;
 @@
 local_vars.add(v)
 
+@params depends on patch@
+identifier dynfn.fn;
+identifier v;
+type T;
+@@
+fn(..., T v, ...) { ... }
+
+@script:python@
+v << params.v;
+@@
+local_vars.add(v)
+
 @script:python name_fixed@
 p << fixed.p;
 F << fixed.F;
 M << fixed.M;
-fn << fixed.fn;
 H;
 @@
 h = handle_for(p, F)
 coccinelle.H = cocci.make_ident(h)
 majors.setdefault((p[0].file, h), []).append(M)
-lst = fn_handles.setdefault((p[0].file, anchor(p, fn, h)), [])
+lst = fn_handles.setdefault((p[0].file, anchor(p, p[0].current_element, h)), [])
 if h not in lst:
 	lst.append(h)
 
@@ -351,7 +358,6 @@ identifier name_alias.H;
 X << dyn.X;
 p << dyn.p;
 F << dyn.F;
-fn << dyn.fn;
 XI;
 H;
 @@
@@ -363,7 +369,7 @@ if X in file_vars.get(p[0].file, {}) and X not in local_vars:
 	coccinelle.XI = cocci.make_ident(X)
 else:
 	coccinelle.XI = cocci.make_ident('cdev_compat_no_such_variable_')
-	lst = fn_handles.setdefault((p[0].file, anchor(p, fn, h)), [])
+	lst = fn_handles.setdefault((p[0].file, anchor(p, p[0].current_element, h)), [])
 	if h not in lst:
 		lst.append(h)
 
@@ -380,11 +386,10 @@ type T;
 @script:python fn_dyn@
 p << dyn.p;
 F << dyn.F;
-fn << dyn.fn;
 FI;
 HL;
 @@
-a = anchor(p, fn, handle_for(p, F))
+a = anchor(p, p[0].current_element, handle_for(p, F))
 d = fn_decl(p, a)
 coccinelle.FI = cocci.make_ident(a if d else 'cdev_compat_no_such_function_')
 coccinelle.HL = cocci.make_ident(d or 'unused')
@@ -392,11 +397,10 @@ coccinelle.HL = cocci.make_ident(d or 'unused')
 @script:python fn_fixed@
 p << fixed.p;
 F << fixed.F;
-fn << fixed.fn;
 FI;
 HL;
 @@
-a = anchor(p, fn, handle_for(p, F))
+a = anchor(p, p[0].current_element, handle_for(p, F))
 d = fn_decl(p, a)
 coccinelle.FI = cocci.make_ident(a if d else 'cdev_compat_no_such_function_')
 coccinelle.HL = cocci.make_ident(d or 'unused')
