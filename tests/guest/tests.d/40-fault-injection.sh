@@ -3,7 +3,8 @@
 # failures into the registration paths of the cdev-compat helpers (ctl test regions, with
 # and without device nodes) until at least 1000 failures were injected. Every attempt must
 # either succeed or return an errno cleanly; afterwards nothing stays registered, kmemleak
-# reports no new leak and a normal registration works. On the other kernels (no fault
+# reports no new leak (bar a known 6.1 kernel bug in class_create()'s failure path, counted
+# apart) and a normal registration works. On the other kernels (no fault
 # injection in their configs) this suite belongs to the one-arg row and reports so.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
@@ -29,7 +30,6 @@ leak_count() {
 	sleep 6 # kmemleak reports objects older than 5 s
 	echo scan >"$dbg/kmemleak"
 	echo scan >"$dbg/kmemleak"
-	grep -c '^unreferenced object' "$dbg/kmemleak" || true
 }
 leak_clear || ktap_fail kmemleak_present "no $dbg/kmemleak on the debug kernel"
 
@@ -85,9 +85,11 @@ expect nothing_left_registered "$(comm -13 <(echo "$before") <(chrdevs) | tr '\n
 expect no_test_nodes_left "$(echo /dev/cdev_shim_t*)" \
 	wait_for 10 eval "! compgen -G '/dev/cdev_shim_t*' >/dev/null"
 if [ -r "$dbg/kmemleak" ]; then
-	leaks=$(leak_count)
-	[ "$leaks" -eq 0 ] || head -n 30 "$dbg/kmemleak" | sed 's/^/# /'
-	expect kmemleak_no_new_leaks "$leaks unreferenced objects" test "$leaks" -eq 0
+	leak_count >/dev/null
+	read -r total known other < <(kmemleak_split "$dbg/kmemleak")
+	ktap_diag "kmemleak after fault injection: $total unreferenced objects, $known of them the 6.1 __class_register() name leak (kernel bug on class_create() failure), $other other"
+	[ "$other" -eq 0 ] || head -n 40 "$dbg/kmemleak" | sed 's/^/# /'
+	expect kmemleak_no_new_leaks "$other unreferenced objects besides the known kernel bug" test "$other" -eq 0
 fi
 out=$("$SHIM_TEST" register 0 0 4 1)
 expect normal_registration_after "$out" test "${out#id=}" != "$out"

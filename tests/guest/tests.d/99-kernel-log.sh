@@ -4,16 +4,18 @@
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
 . "$(dirname "$0")/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/shim.sh disable=SC1091
+. "$(dirname "$0")/../lib/shim.sh"
 
 if [ -w /sys/kernel/debug/kmemleak ] || { mount -t debugfs none /sys/kernel/debug 2>/dev/null; [ -w /sys/kernel/debug/kmemleak ]; }; then
 	echo scan >/sys/kernel/debug/kmemleak
-	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak || true)
-	ktap_diag "kmemleak: $leaks unreferenced objects after the run"
-	if [ "$leaks" -eq 0 ]; then
+	read -r total known other < <(kmemleak_split /sys/kernel/debug/kmemleak)
+	ktap_diag "kmemleak: $total unreferenced objects after the run, $known of them the 6.1 __class_register() name leak (kernel bug, see lib/shim.sh), $other other"
+	if [ "$other" -eq 0 ]; then
 		ktap_ok kmemleak_clean
 	else
-		head -n 20 /sys/kernel/debug/kmemleak | sed 's/^/# /'
-		ktap_fail kmemleak_clean "$leaks unreferenced objects"
+		head -n 40 /sys/kernel/debug/kmemleak | sed 's/^/# /'
+		ktap_fail kmemleak_clean "$other unreferenced objects besides the known kernel bug"
 	fi
 fi
 
