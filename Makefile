@@ -1,7 +1,7 @@
 # cdev-compat: the only entry point. Targets are thin; the logic lives in scripts that run alone.
 # See README.md.
 
-.PHONY: all check deb kernel matrix test bench clean
+.PHONY: all check deb kernel matrix test bench migrate clean
 
 all:
 	scripts/build-shim.sh
