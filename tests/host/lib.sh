@@ -91,11 +91,7 @@ warnings() {
 # to the cache in one pass over the tarball; prints the directory they are under.
 source_files() {
 	local tarball=/usr/src/linux-source-6.1.tar.xz ver dir rel missing=()
-	if [ ! -f "$tarball" ]; then
-		log "installing linux-source-6.1"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-source-6.1 >&2 ||
-			die "cannot install linux-source-6.1"
-	fi
+	need_pkgs "$tarball:linux-source-6.1"
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 	dir=$CDEV_COMPAT_CACHE/linux-source-files/$ver
 	for rel in "$@"; do

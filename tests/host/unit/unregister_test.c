@@ -13,25 +13,27 @@
 /* The parentheses keep the compat macro off the mock's own definition. */
 struct mock_call mock_last;
 
-#if MOCK_ARGS == 1
-void (__unregister_chrdev)(unsigned int major, unsigned int baseminor,
-			 unsigned int count)
-{
-	mock_last.calls++;
-	mock_last.major = major;
-	mock_last.baseminor = baseminor;
-	mock_last.count = count;
-	mock_last.name = NULL;
-}
-#else
-void (__unregister_chrdev)(unsigned int major, unsigned int baseminor,
-			 unsigned int count, const char *name)
+static void mock_record(unsigned int major, unsigned int baseminor,
+			unsigned int count, const char *name)
 {
 	mock_last.calls++;
 	mock_last.major = major;
 	mock_last.baseminor = baseminor;
 	mock_last.count = count;
 	mock_last.name = name;
+}
+
+#if MOCK_ARGS == 1
+void (__unregister_chrdev)(unsigned int major, unsigned int baseminor,
+			 unsigned int count)
+{
+	mock_record(major, baseminor, count, NULL);
+}
+#else
+void (__unregister_chrdev)(unsigned int major, unsigned int baseminor,
+			 unsigned int count, const char *name)
+{
+	mock_record(major, baseminor, count, name);
 }
 #endif
 
