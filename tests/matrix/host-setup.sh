@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install what the matrix needs on the host: mkosi 24 (bookworm-backports), QEMU, reprepro,
-# a static C toolchain for the exit helper. The bookworm-backports source is written at run
-# time from the host's own apt mirror (no host name in the repository). Runnable alone.
+# a static C toolchain for the guest programs, Coccinelle and xz for the legacy drivers' tests.
+# The bookworm-backports source is written at run time from the host's own apt mirror (no host
+# name in the repository). Runnable alone.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh disable=SC1091
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -35,7 +36,8 @@ fi
 
 need_pkgs qemu-system-x86_64:qemu-system-x86 reprepro:reprepro gcc:gcc cpio:cpio \
 	zstd:zstd debootstrap:debootstrap dpkg-deb:dpkg sha256sum:coreutils \
-	systemd-repart:systemd-repart bwrap:bubblewrap
+	systemd-repart:systemd-repart bwrap:bubblewrap xz:xz-utils gzip:gzip spatch:coccinelle \
+	/usr/include/linux/ppp-ioctl.h:linux-libc-dev
 # Static libc for the isa-debug-exit helper.
 [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || need_pkgs __libc_dev:libc6-dev
 [ -e /usr/share/keyrings/debian-archive-trixie-stable.gpg ] || need_pkgs __keyring:debian-archive-keyring

@@ -91,7 +91,7 @@ matrix_find_kernel_debs() {
 # The test side of the guest, appended to each image at boot as a second cpio: runner, tests,
 # systemd units, exit helper. Changing a test never rebuilds an image.
 matrix_build_overlay() {
-	local root=$MATRIX_DIR/overlay/root g=$CDEV_TOP/tests/guest c
+	local root=$MATRIX_DIR/overlay/root g=$CDEV_TOP/tests/guest c d
 	rm -rf "$MATRIX_DIR/overlay"
 	mkdir -p "$root/usr/lib/cdev-compat/bin" "$root/usr/lib/systemd/system"
 	cp -r "$g" "$root/usr/lib/cdev-compat/guest"
@@ -106,6 +106,15 @@ matrix_build_overlay() {
 			-o "$root/usr/lib/cdev-compat/bin/$(basename "$c" .c)" "$c" ||
 			die "cannot build ${c#"$CDEV_TOP"/}"
 	done
+	# Test data: a .xz stream for xz_dec_test (CRC32 check: the kernel's decoder has no CRC64),
+	# with the CRC32 and size of what it decodes to (the gzip trailer holds the CRC32).
+	d=$root/usr/lib/cdev-compat/guest/data
+	mkdir -p "$d"
+	seq 1 50000 >"$d/xz-sample"
+	xz -0 --check=crc32 -c "$d/xz-sample" >"$d/xz-sample.xz" || die "xz failed"
+	gzip -c "$d/xz-sample" | tail -c 8 | od -An -tx4 -N4 | tr -d ' \n' | tr a-f A-F >"$d/xz-sample.crc32"
+	stat -c %s "$d/xz-sample" >"$d/xz-sample.size"
+	rm "$d/xz-sample"
 	find "$root" -type d -exec chmod 0755 {} +
 	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
 		cpio -o -H newc -R 0:0 --quiet) >"$MATRIX_DIR/overlay/overlay.cpio" ||
@@ -253,6 +262,45 @@ matrix_resolve() {
 	fi
 }
 
+# matrix_linux_source K DIR - the Debian linux-source .deb of K's kernel version (KVERSION),
+# downloaded with K's apt sources into $CDEV_COMPAT_CACHE/linux-source/debs/ once; prints it.
+matrix_linux_source() {
+	local k=$1 dir=$2 ver=$KVERSION pkg debs=$CDEV_COMPAT_CACHE/linux-source/debs f
+	pkg=linux-source-$(grep -oE '^[0-9]+\.[0-9]+' <<<"$ver")
+	# (apt-get download spells an epoch ':' as %3a; Debian's kernel versions have none.)
+	f=$debs/${pkg}_${ver}_all.deb
+	if [ ! -s "$f" ]; then
+		mkdir -p "$debs"
+		if ! (cd "$debs" && matrix_apt "$k" "$dir" apt-get -q -o APT::Sandbox::User=root \
+			download "$pkg=$ver") >"$MATRIX_DIR/$k/linux-source.log" 2>&1 || [ ! -s "$f" ]; then
+			echo "cannot download $pkg=$ver: $(tail -n 2 "$MATRIX_DIR/$k/linux-source.log")"
+			return 1
+		fi
+	fi
+	printf '%s\n' "$f"
+}
+
+# matrix_stage_legacy K - stage the real legacy drivers for K's image in MATRIX_DIR/K/legacy
+# (tests/legacy/stage-drivers.sh): from the linux-source of K's own kernel; for onearg, from
+# the patched tree its kernel was built from. Both 6.1 kernels also get the other arity's
+# source: bookworm the one-arg port, onearg Debian's unpatched linux-source-6.1.
+matrix_stage_legacy() {
+	local k=$1 dir=$MATRIX_DIR/$1 deb tree args=()
+	if [ "$k" = onearg ] || [ "$k" = bookworm ]; then
+		tree=$("$CDEV_TOP/kernel/apply-series.sh" | tail -n1) || { echo "kernel/apply-series.sh failed"; return 1; }
+		[ -d "$tree" ] || { echo "kernel/apply-series.sh gave no tree"; return 1; }
+	fi
+	if [ "$k" = onearg ]; then
+		need_pkgs /usr/src/linux-source-6.1.tar.xz:linux-source-6.1
+		args=("unmodified=$tree" "other-arity=/usr/src/linux-source-6.1.tar.xz")
+	else
+		deb=$(matrix_linux_source "$k" "$dir/pkgmngr") || { echo "$deb"; return 1; }
+		args=("unmodified=$deb")
+		[ "$k" != bookworm ] || args+=("other-arity=$tree")
+	fi
+	"$CDEV_TOP/tests/legacy/stage-drivers.sh" "$dir/legacy" "${args[@]}"
+}
+
 # matrix_key K DIR - the image cache key: config, generated sources, resolved packages, .debs.
 matrix_key() {
 	local k=$1 dir=$2 f
@@ -266,6 +314,7 @@ matrix_key() {
 		done
 		find "$dir" -type f | LC_ALL=C sort | xargs cat
 		printf 'packages %s\n' "${KPKGS[*]}"
+		(cd "$MATRIX_DIR/$k/legacy" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		printf 'deb %s\n' "$DEB_SHA"
 		[ "$k" != onearg ] || printf 'kernel-debs %s\n' "$KDEB_SHA"
 	} | sha256sum | cut -c1-16
@@ -281,7 +330,7 @@ matrix_build_image() {
 	args=(-C "$CDEV_TOP" --profile "$k" --force
 		--package-manager-tree "$kdir/pkgmngr"
 		--output-dir "$out" --cache-dir "$mc/incremental" --package-cache-dir "$mc/packages"
-		--incremental=yes --build-sources "$kdir/debs:cdev-debs")
+		--incremental=yes --build-sources "$kdir/debs:cdev-debs,$kdir/legacy:cdev-legacy")
 	for p in "${KPKGS[@]}"; do args+=(--package "$p"); done
 	for p in "${KPKG_DIRS[@]}"; do args+=(--package-directory "$p"); done
 	printf '+ mkosi %s build\n' "${args[*]}" >"$kdir/mkosi.log"
@@ -441,6 +490,16 @@ matrix_prepare_kernel() {
 	R_KRESOLVED=$KRESOLVED
 	STEP_SECS=$(elapsed "$st") step "$k" resolve "$KRESOLVED"
 
+	# legacy drivers
+	st=$(date +%s.%N)
+	if ! matrix_stage_legacy "$k" >"$kdir/legacy-stage.log" 2>&1; then
+		STEP_SECS=$(elapsed "$st") step "$k" legacy FAILED
+		fail_kernel "legacy drivers: $(tail -n 3 "$kdir/legacy-stage.log")"
+		return 1
+	fi
+	STEP_SECS=$(elapsed "$st") step "$k" legacy "staged $(cut -d' ' -f1 "$kdir/legacy/manifest" | uniq |
+		tr '\n' ' ')from $(tr '\n' ' ' <"$kdir/legacy/sources")"
+
 	# image
 	st=$(date +%s.%N)
 	key=$(matrix_key "$k" "$kdir/pkgmngr")
@@ -468,6 +527,7 @@ matrix_prepare_kernel() {
 	write_result
 	STEP_SECS=$(elapsed "$st") step "$k" image "$([ $cached = yes ] && echo "cached" || echo "built") $KVER," \
 		"$DKMS_MODULE/$DKMS_VERSION dkms-installed (dkms build ${DKMS_BUILD_S}s)," \
+		"legacy drivers built in ${LEGACY_BUILD_S:-?}s," \
 		"$(($(stat -c %s "$img/image.cpio") / 1048576)) MiB"
 }
 
