@@ -4,9 +4,10 @@
 # compile each converted file out of tree against the installed 6.1 headers (W=1, the compat
 # Kbuild fragment, the file's own directory's headers beside it). The original is compiled the
 # same way, so a failure is told apart: the conversion broke it, or the file cannot be built
-# out of tree at all (arch, private headers, config). Prints the figures and the failure list.
+# out of tree at all (arch, private headers, config). Those get `make path/file.o` in a
+# configured x86_64 tree instead, original and converted. Prints the figures and the lists.
 #
-#   compat/cocci/prove-on-linux-source.sh      (a few minutes; work dir printed at the end)
+#   compat/cocci/prove-on-linux-source.sh      (5-10 minutes; work dir printed at the end)
 set -euo pipefail
 # shellcheck source=../../tests/host/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/host/lib.sh"
@@ -92,11 +93,63 @@ for c in "${converted[@]}"; do
 		fail+=("$rel: ${err:-see $work/conv/build.log}")
 	fi
 done
+# What cannot be built out of tree gets `make path/file.o` in a configured tree instead: a
+# hard-linked copy of the source (x86_64 allmodconfig, CONFIG_WERROR off so that warnings are
+# counted, not fatal), the original first, then the converted file in its place (with the compat
+# include path and the probes' header for that tree). Files of other architectures fail there
+# with "No rule to make target" (no cross compiler is run); that is their reason.
+intree_ok=() intree_fail=()
+if [ ${#cannot[@]} -gt 0 ]; then
+	ktree=$work/ktree kobj=$work/kobj
+	log "configuring a hard-linked copy of the tree for make path/file.o (x86_64 allmodconfig)"
+	cp -al "$tree" "$ktree"
+	make -s -C "$ktree" O="$kobj" allmodconfig >"$work/kobj.log" 2>&1
+	"$ktree/scripts/config" --file "$kobj/.config" -d WERROR
+	make -s -C "$ktree" O="$kobj" olddefconfig >>"$work/kobj.log" 2>&1
+	make -C "$ktree" O="$kobj" -j"$(nproc)" prepare >>"$work/kobj.log" 2>&1 ||
+		die "make prepare in $kobj failed; see $work/kobj.log"
+	probed=$("$CDEV_TOP/compat/probes/run-probes.sh" "$kobj")
+	objs=()
+	for c in "${cannot[@]}"; do
+		rel=${c%%: *}
+		objs+=("${rel%.c}.o")
+	done
+	make -C "$ktree" O="$kobj" -k -j"$(nproc)" "${objs[@]}" >"$work/intree-orig.log" 2>&1 || true
+	for c in "${converted[@]}"; do
+		id=${c%%:*} rel=${c#*:}
+		case " ${objs[*]} " in *" ${rel%.c}.o "*) ;; *) continue ;; esac
+		mkdir -p "$work/intree-orig/$(dirname "$rel")"
+		[ ! -f "$kobj/${rel%.c}.o" ] || mv "$kobj/${rel%.c}.o" "$work/intree-orig/${rel%.c}.o"
+		rm "$ktree/$rel"
+		cp "$work/conv/d$id/$(basename "$rel")" "$ktree/$rel"
+	done
+	make -C "$ktree" O="$kobj" -k -j"$(nproc)" KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
+		"${objs[@]}" >"$work/intree-conv.log" 2>&1 || true
+	for o in "${objs[@]}"; do
+		rel=${o%.o}.c
+		if [ -f "$kobj/$o" ]; then
+			new=$(comm -13 <(warnings "$work/intree-orig.log" | grep "^$(basename "$rel"):" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
+				<(warnings "$work/intree-conv.log" | grep "^$(basename "$rel"):" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) | wc -l)
+			intree_ok+=("$rel (new diagnostics: $new)")
+		elif [ ! -f "$work/intree-orig/$o" ]; then
+			err=$(grep -m1 -E "(No rule to make target '$o'|${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:)" \
+				"$work/intree-orig.log" | sed -E 's#^.*/ktree/##; s#^.*\*\*\* ##' || true)
+			intree_fail+=("$rel: the original does not build in the x86_64 tree either: ${err:-see $work/intree-orig.log}")
+		else
+			err=$(grep -m1 -E "${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:" "$work/intree-conv.log" |
+				sed -E 's#^.*/ktree/##' || true)
+			fail+=("$rel (in tree): ${err:-see $work/intree-conv.log}")
+		fi
+	done
+fi
+
 echo "converted files that compile out of tree (6.1 headers, W=1): $ok_n of ${#converted[@]}"
+echo "of the other ${#cannot[@]}, compiled with make path/file.o in a configured x86_64 tree: ${#intree_ok[@]}"
+for c in "${intree_ok[@]}"; do echo "  CC ok   $c"; done
 echo "not converted (${#notconv[@]}):"
 for c in "${notconv[@]}"; do echo "  $c"; done
-echo "converted, cannot be compiled out of tree (${#cannot[@]}):"
-for c in "${cannot[@]}"; do echo "  $c"; done
+echo "converted, cannot be compiled out of tree nor in the x86_64 tree (${#intree_fail[@]}):"
+for c in "${intree_fail[@]}"; do echo "  $c"; done
 echo "converted, compile FAILED although the original builds (${#fail[@]}):"
 for c in "${fail[@]}"; do echo "  $c"; done
 echo "work dir: $work"

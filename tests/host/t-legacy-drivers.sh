@@ -90,3 +90,67 @@ printf 'obj-m := msr.o\nccflags-y += -I%s -I%s -include cdev_compat.h\n' \
 kbuild "$twoarg" "$dir" "$dir/build.log" || true
 check "msr.c with the header force-included naively (no wrapper) warns \"pr_fmt\" redefined, which the fragment's wrapper avoids" \
 	grep -q '"pr_fmt" redefined' "$dir/build.log"
+
+# The matrix's staging of these drivers for the images (tests/legacy/): variants, manifest and
+# conversion; then build-drivers.sh, as the image runs it, against the one-arg headers (only
+# the include line of the packaged fragment is pointed at compat/), including a broken driver.
+onearg_tree=$work/onearg-tree
+for rel in "${drivers[@]}"; do
+	mkdir -p "$onearg_tree/$(dirname "$rel")"
+	cp "$work/onearg/$(basename "$rel")" "$onearg_tree/$rel"
+done
+mkdir -p "$onearg_tree/drivers/net/slip"
+cp "$(source_files drivers/net/slip/slhc.c)/drivers/net/slip/slhc.c" "$onearg_tree/drivers/net/slip/"
+staged=$work/staged
+if "$CDEV_TOP/tests/legacy/stage-drivers.sh" "$staged" unmodified=/usr/src/linux-source-6.1.tar.xz \
+	other-arity="$onearg_tree" >"$work/stage.log" 2>&1; then
+	ok "stage-drivers.sh stages linux-source-6.1.tar.xz and a one-arg tree"
+else
+	not_ok "stage-drivers.sh stages linux-source-6.1.tar.xz and a one-arg tree (log $work/stage.log)"
+fi
+check "staged manifest: 3 variants x 5 modules, in order" \
+	test "$(awk '{ print $1 }' "$staged/manifest" 2>/dev/null | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')" = \
+	"unmodified:5 converted:5 other-arity:5 "
+for rel in "${drivers[@]}"; do
+	name=$(basename "$rel" .c)
+	check "staged unmodified/$name.c is linux-source-6.1's" cmp -s "$src/$rel" "$staged/unmodified/$name.c"
+	check "staged other-arity/$name.c is the one-arg port's" cmp -s "$work/onearg/$name.c" "$staged/other-arity/$name.c"
+	# (comments may still name register_chrdev())
+	left=$(grep -E '(^|[^_])(__)?(un)?register_chrdev\(' "$staged/converted/$name.c" |
+		grep -cvE '^\s*(/\*|\*)' || true)
+	check "staged converted/$name.c uses the cdev helpers, no (un)register_chrdev call left ($left)" \
+		eval "grep -q 'cdev_compat_unregister(' '$staged/converted/$name.c' && [ '$left' -eq 0 ]"
+done
+check "staged slhc.c (ppp_generic's dependency) is not converted" \
+	cmp -s "$staged/unmodified/slhc.c" "$staged/converted/slhc.c"
+check "staged Kbuilds: force-include for unmodified and other-arity, not for converted" \
+	eval "grep -qx 'CDEV_COMPAT_FORCE_INCLUDE := y' '$staged/unmodified/Kbuild' &&
+		grep -qx 'CDEV_COMPAT_FORCE_INCLUDE := y' '$staged/other-arity/Kbuild' &&
+		! grep -q FORCE_INCLUDE '$staged/converted/Kbuild'"
+for bad in "" "unmodified=$work/no-such-tree" "sideways=$onearg_tree" "other-arity=$onearg_tree"; do
+	# shellcheck disable=SC2086 # an empty $bad is no argument
+	out=$("$CDEV_TOP/tests/legacy/stage-drivers.sh" "$work/staged-bad" $bad 2>&1) && rc=0 || rc=$?
+	desc="stage-drivers.sh ${bad:-(no source)}: exit 1 with a reason ('$(tail -n1 <<<"$out")')"
+	if [ "$rc" -eq 1 ] && grep -qE 'usage|no such|unknown variant|no unmodified' <<<"$out"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+	fi
+done
+
+# build-drivers.sh as the image runs it, against the one-arg headers.
+built=$work/staged-host
+rm -rf "$built.src"
+cp -r "$staged" "$built.src"
+sed -i "s#^include /usr/share/cdev-compat/#include $CDEV_TOP/compat/#" "$built.src"/*/Kbuild
+sed -i 's/^\(static int __init msr_init(void)\)$/#error injected\n\1/' "$built.src/converted/msr.c"
+"$built.src/build-drivers.sh" "$built.src" "$onearg" "$built" >"$work/build-drivers.log" 2>&1 && rc=0 || rc=$?
+check "build-drivers.sh on the one-arg headers: exit 0 although a driver is broken (log $work/build-drivers.log)" \
+	test "$rc" -eq 0
+for v in unmodified other-arity; do
+	check "build-drivers.sh: $v: all 5 modules built on the one-arg headers" \
+		eval "[ \"\$(grep -c ' ok$' '$built/$v/status')\" -eq 5 ] && [ \"\$(ls '$built/$v'/*.ko | wc -l)\" -eq 5 ]"
+done
+check "build-drivers.sh: converted: the broken msr.c is 'msr failed' with its error in build.log, the other 4 built alone" \
+	eval "grep -qx 'msr failed' '$built/converted/status' && [ \"\$(grep -c ' ok$' '$built/converted/status')\" -eq 4 ] &&
+		[ ! -e '$built/converted/msr.ko' ] && grep -q '#error injected' '$built/converted/build.log'"
