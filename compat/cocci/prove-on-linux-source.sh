@@ -109,15 +109,20 @@ if [ ${#cannot[@]} -gt 0 ]; then
 	make -C "$ktree" O="$kobj" -j"$(nproc)" prepare >>"$work/kobj.log" 2>&1 ||
 		die "make prepare in $kobj failed; see $work/kobj.log"
 	probed=$("$CDEV_TOP/compat/probes/run-probes.sh" "$kobj")
+	# make's target is the object as its Makefile names it: amdkfd's files are built by
+	# amdgpu's Makefile (AMDKFD_PATH := ../amdkfd), with amdgpu's include flags.
 	objs=()
 	for c in "${cannot[@]}"; do
 		rel=${c%%: *}
-		objs+=("${rel%.c}.o")
+		case "$rel" in
+		drivers/gpu/drm/amd/amdkfd/*) objs+=("drivers/gpu/drm/amd/amdgpu/../amdkfd/$(basename "$rel" .c).o") ;;
+		*) objs+=("${rel%.c}.o") ;;
+		esac
 	done
 	make -C "$ktree" O="$kobj" -k -j"$(nproc)" "${objs[@]}" >"$work/intree-orig.log" 2>&1 || true
 	for c in "${converted[@]}"; do
 		id=${c%%:*} rel=${c#*:}
-		case " ${objs[*]} " in *" ${rel%.c}.o "*) ;; *) continue ;; esac
+		case " ${cannot[*]} " in *" $rel: "*) ;; *) continue ;; esac
 		mkdir -p "$work/intree-orig/$(dirname "$rel")"
 		[ ! -f "$kobj/${rel%.c}.o" ] || mv "$kobj/${rel%.c}.o" "$work/intree-orig/${rel%.c}.o"
 		rm "$ktree/$rel"
@@ -126,6 +131,7 @@ if [ ${#cannot[@]} -gt 0 ]; then
 	make -C "$ktree" O="$kobj" -k -j"$(nproc)" KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
 		"${objs[@]}" >"$work/intree-conv.log" 2>&1 || true
 	for o in "${objs[@]}"; do
+		o=$(realpath -m --relative-to=. "$o")
 		rel=${o%.o}.c
 		if [ -f "$kobj/$o" ]; then
 			new=$(comm -13 <(warnings "$work/intree-orig.log" | grep "^$(basename "$rel"):" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
