@@ -57,6 +57,12 @@ if [ -n "$version" ]; then
 	mv "$work/changelog.new" "$work/src/debian/changelog"
 fi
 
+# Reproducible: every file dated by the changelog, so that the .deb depends on the content
+# only (dh clamps newer dates to SOURCE_DATE_EPOCH but keeps older ones, so a working tree and a
+# fresh clone would differ), and images keyed by the .deb's hash are reused across checkouts.
+sde=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Timestamp)
+find "$work/src" -exec touch -h -d "@$sde" {} +
+
 debver=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Version)
 deb=cdev-compat-dkms_${debver#*:}_all.deb
 log "building $deb in $work"

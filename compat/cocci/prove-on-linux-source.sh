@@ -5,7 +5,8 @@
 # Kbuild fragment, the file's own directory's headers beside it). The original is compiled the
 # same way, so a failure is told apart: the conversion broke it, or the file cannot be built
 # out of tree at all (arch, private headers, config). Those get `make path/file.o` in a
-# configured x86_64 tree instead, original and converted. Prints the figures and the lists.
+# configured x86_64 tree instead, original and converted, and other architectures' files the
+# same with Debian's cross compilers. Prints the figures and the lists.
 #
 #   compat/cocci/prove-on-linux-source.sh      (5-10 minutes; work dir printed at the end)
 set -euo pipefail
@@ -26,6 +27,18 @@ if [ ! -d "$tree" ]; then
 	mv "$tree.tmp" "$tree"
 fi
 kdir=$(headers_twoarg)
+
+# first_error REGEX LOG SED - the first line of LOG matching REGEX, edited by SED.
+first_error() {
+	grep -m1 -E "$1" "$2" | sed -E "$3" || true
+}
+
+# new_diags ORIG_LOG CONV_LOG FILE - how many diagnostics about FILE the converted build has
+# that the original's build has not (line numbers ignored).
+new_diags() {
+	comm -13 <(warnings "$1" | grep "^$3:" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
+		<(warnings "$2" | grep "^$3:" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) | wc -l
+}
 work=$TEST_WORK/prove
 rm -rf "$work"
 mkdir -p "$work/conv" "$work/orig" "$work/diff"
@@ -80,16 +93,13 @@ for c in "${converted[@]}"; do
 	o=$(basename "$rel" .c).o
 	if [ -f "$work/conv/d$id/$o" ]; then
 		ok_n=$((ok_n + 1))
-		new=$(comm -13 <(warnings "$work/orig/build.log" | grep "^${o%.o}\.c:" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
-			<(warnings "$work/conv/build.log" | grep "^${o%.o}\.c:" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) | wc -l)
+		new=$(new_diags "$work/orig/build.log" "$work/conv/build.log" "${o%.o}\.c")
 		echo "  CC ok   $rel (new W=1 diagnostics: $new)"
 	elif [ ! -f "$work/orig/d$id/$o" ]; then
-		err=$(grep -m1 -E "d$id/[^:]*:[0-9]+:[0-9]+: (fatal )?error:" "$work/orig/build.log" |
-			sed -E 's#^.*/d[0-9]+/##' || true)
+		err=$(first_error "d$id/[^:]*:[0-9]+:[0-9]+: (fatal )?error:" "$work/orig/build.log" 's#^.*/d[0-9]+/##')
 		cannot+=("$rel: the original does not build out of tree either: ${err:-see $work/orig/build.log}")
 	else
-		err=$(grep -m1 -E "d$id/[^:]*:[0-9]+:[0-9]+: (fatal )?error:" "$work/conv/build.log" |
-			sed -E 's#^.*/d[0-9]+/##' || true)
+		err=$(first_error "d$id/[^:]*:[0-9]+:[0-9]+: (fatal )?error:" "$work/conv/build.log" 's#^.*/d[0-9]+/##')
 		fail+=("$rel: ${err:-see $work/conv/build.log}")
 	fi
 done
@@ -134,19 +144,83 @@ if [ ${#cannot[@]} -gt 0 ]; then
 		o=$(realpath -m --relative-to=. "$o")
 		rel=${o%.o}.c
 		if [ -f "$kobj/$o" ]; then
-			new=$(comm -13 <(warnings "$work/intree-orig.log" | grep "^$(basename "$rel"):" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) \
-				<(warnings "$work/intree-conv.log" | grep "^$(basename "$rel"):" | sed 's/:[0-9]*:[0-9]*:/:/' | sort -u) | wc -l)
+			new=$(new_diags "$work/intree-orig.log" "$work/intree-conv.log" "$(basename "$rel")")
 			intree_ok+=("$rel (new diagnostics: $new)")
 		elif [ ! -f "$work/intree-orig/$o" ]; then
-			err=$(grep -m1 -E "(No rule to make target '$o'|${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:)" \
-				"$work/intree-orig.log" | sed -E 's#^.*/ktree/##; s#^.*\*\*\* ##' || true)
+			err=$(first_error "(No rule to make target '$o'|${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:)" \
+				"$work/intree-orig.log" 's#^.*/ktree/##; s#^.*\*\*\* ##')
 			intree_fail+=("$rel: the original does not build in the x86_64 tree either: ${err:-see $work/intree-orig.log}")
 		else
-			err=$(grep -m1 -E "${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:" "$work/intree-conv.log" |
-				sed -E 's#^.*/ktree/##' || true)
+			err=$(first_error "${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:" "$work/intree-conv.log" 's#^.*/ktree/##')
 			fail+=("$rel (in tree): ${err:-see $work/intree-conv.log}")
 		fi
 	done
+fi
+
+# Other architectures' files: the same make path/file.o with Debian's cross compiler, in a
+# tree configured by a defconfig of the file's platform, original first, then converted.
+cross_of() {
+	case "$1" in
+	arch/mips/sibyte/*) echo "mips mips-linux-gnu- gcc-mips-linux-gnu sb1250_swarm_defconfig" ;;
+	arch/mips/*) echo "mips mips-linux-gnu- gcc-mips-linux-gnu malta_defconfig" ;;
+	drivers/char/dsp56k.c) echo "m68k m68k-linux-gnu- gcc-m68k-linux-gnu atari_defconfig" ;;
+	drivers/s390/*) echo "s390 s390x-linux-gnu- gcc-s390x-linux-gnu defconfig" ;;
+	esac
+}
+cross_ok=()
+if [ ${#intree_fail[@]} -gt 0 ]; then
+	declare -A groups=()
+	rest=()
+	for c in "${intree_fail[@]}"; do
+		rel=${c%%: *}
+		t=$(cross_of "$rel")
+		if [ -n "$t" ]; then groups[$t]+="$rel "; else rest+=("$c"); fi
+	done
+	for t in "${!groups[@]}"; do
+		read -r arch cross pkg defconfig <<<"$t"
+		need_pkgs "${cross}gcc:$pkg"
+		xobj=$work/kobj-$arch-$defconfig
+		margs=(ARCH="$arch" CROSS_COMPILE="$cross")
+		log "configuring $arch $defconfig for ${groups[$t]}"
+		{
+			make -s -C "$ktree" O="$xobj" "${margs[@]}" "$defconfig" &&
+				"$ktree/scripts/config" --file "$xobj/.config" -d WERROR &&
+				make -s -C "$ktree" O="$xobj" "${margs[@]}" olddefconfig &&
+				make -C "$ktree" O="$xobj" "${margs[@]}" -j"$(nproc)" prepare
+		} >"$xobj.log" 2>&1 || die "configuring $arch $defconfig failed; see $xobj.log"
+		probed=$("$CDEV_TOP/compat/probes/run-probes.sh" "$xobj" "${margs[@]}")
+		xo=()
+		for rel in ${groups[$t]}; do
+			xo+=("${rel%.c}.o")
+			rm "$ktree/$rel"
+			cp "$tree/$rel" "$ktree/$rel"
+		done
+		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j"$(nproc)" "${xo[@]}" >"$xobj-orig.log" 2>&1 || true
+		for rel in ${groups[$t]}; do
+			o=${rel%.c}.o
+			mkdir -p "$work/cross-orig/$(dirname "$rel")"
+			[ ! -f "$xobj/$o" ] || mv "$xobj/$o" "$work/cross-orig/$o"
+			for c in "${converted[@]}"; do
+				[ "${c#*:}" = "$rel" ] || continue
+				rm "$ktree/$rel"
+				cp "$work/conv/d${c%%:*}/$(basename "$rel")" "$ktree/$rel"
+			done
+		done
+		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j"$(nproc)" KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
+			"${xo[@]}" >"$xobj-conv.log" 2>&1 || true
+		for rel in ${groups[$t]}; do
+			o=${rel%.c}.o
+			if [ -f "$xobj/$o" ]; then
+				cross_ok+=("$rel ($arch $defconfig, new diagnostics: $(new_diags "$xobj-orig.log" "$xobj-conv.log" "$(basename "$rel")"))")
+			elif [ ! -f "$work/cross-orig/$o" ]; then
+				rest+=("$rel: the original does not build for $arch $defconfig either: $(first_error \
+					"${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:|No rule to make target '$o'" "$xobj-orig.log" 's#^.*/ktree/##; s#^.*\*\*\* ##')")
+			else
+				fail+=("$rel ($arch): $(first_error "${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:" "$xobj-conv.log" 's#^.*/ktree/##')")
+			fi
+		done
+	done
+	intree_fail=("${rest[@]}")
 fi
 
 echo "converted files that compile out of tree (6.1 headers, W=1): $ok_n of ${#converted[@]}"
@@ -154,7 +228,9 @@ echo "of the other ${#cannot[@]}, compiled with make path/file.o in a configured
 for c in "${intree_ok[@]}"; do echo "  CC ok   $c"; done
 echo "not converted (${#notconv[@]}):"
 for c in "${notconv[@]}"; do echo "  $c"; done
-echo "converted, cannot be compiled out of tree nor in the x86_64 tree (${#intree_fail[@]}):"
+echo "compiled for their own architecture with Debian's cross compilers: ${#cross_ok[@]}"
+for c in "${cross_ok[@]}"; do echo "  CC ok   $c"; done
+echo "converted, not compiled anywhere (${#intree_fail[@]}):"
 for c in "${intree_fail[@]}"; do echo "  $c"; done
 echo "converted, compile FAILED although the original builds (${#fail[@]}):"
 for c in "${fail[@]}"; do echo "  $c"; done
