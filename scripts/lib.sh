@@ -69,3 +69,43 @@ apt_mirror_security() {
 elapsed() {
 	awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'
 }
+
+# cross_target FILE - "ARCH CROSS_COMPILE PACKAGE CONFIG" that builds the kernel source FILE,
+# which x86_64 cannot, with a Debian cross compiler ("-": the host gcc, e.g. i386 for ISA
+# drivers) under a config that enables its platform; nothing if none is known.
+cross_target() {
+	case "$1" in
+	arch/mips/sibyte/*) echo "mips mips-linux-gnu- gcc-mips-linux-gnu sb1250_swarm_defconfig" ;;
+	arch/mips/*) echo "mips mips-linux-gnu- gcc-mips-linux-gnu malta_defconfig" ;;
+	drivers/char/dsp56k.c) echo "m68k m68k-linux-gnu- gcc-m68k-linux-gnu atari_defconfig" ;;
+	drivers/char/dtlk.c) echo "i386 - gcc allmodconfig" ;;
+	drivers/s390/*) echo "s390 s390x-linux-gnu- gcc-s390x-linux-gnu defconfig" ;;
+	esac
+}
+
+# cross_make_args TARGET - the make arguments of a cross_target line, one a line.
+cross_make_args() {
+	local arch cross pkg config
+	read -r arch cross pkg config <<<"$1"
+	echo "ARCH=$arch"
+	[ "$cross" = - ] || echo "CROSS_COMPILE=$cross"
+}
+
+# cross_configure TREE OBJ TARGET - configure OBJ for a cross_target line (CONFIG_WERROR off,
+# so warnings are counted, not fatal) and run make prepare, once (OBJ/.prepared); installs the
+# cross compiler when missing. Output goes to OBJ.log.
+cross_configure() {
+	local tree=$1 obj=$2 arch cross pkg config args
+	read -r arch cross pkg config <<<"$3"
+	[ ! -f "$obj/.prepared" ] || return 0
+	if [ "$cross" = - ]; then need_pkgs gcc:gcc; else need_pkgs "${cross}gcc:$pkg"; fi
+	mapfile -t args < <(cross_make_args "$3")
+	mkdir -p "$obj"
+	{
+		make -s -C "$tree" O="$obj" "${args[@]}" "$config" &&
+			"$tree/scripts/config" --file "$obj/.config" -d WERROR &&
+			make -s -C "$tree" O="$obj" "${args[@]}" olddefconfig &&
+			make -C "$tree" O="$obj" "${args[@]}" -j"$(nproc)" prepare
+	} >"$obj.log" 2>&1 || die "configuring $arch $config in $obj failed; see $obj.log"
+	touch "$obj/.prepared"
+}

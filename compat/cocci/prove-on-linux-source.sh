@@ -157,37 +157,23 @@ if [ ${#cannot[@]} -gt 0 ]; then
 	done
 fi
 
-# Other architectures' files: the same make path/file.o with Debian's cross compiler, in a
-# tree configured by a defconfig of the file's platform, original first, then converted.
-cross_of() {
-	case "$1" in
-	arch/mips/sibyte/*) echo "mips mips-linux-gnu- gcc-mips-linux-gnu sb1250_swarm_defconfig" ;;
-	arch/mips/*) echo "mips mips-linux-gnu- gcc-mips-linux-gnu malta_defconfig" ;;
-	drivers/char/dsp56k.c) echo "m68k m68k-linux-gnu- gcc-m68k-linux-gnu atari_defconfig" ;;
-	drivers/s390/*) echo "s390 s390x-linux-gnu- gcc-s390x-linux-gnu defconfig" ;;
-	esac
-}
+# Other architectures' files: the same make path/file.o with Debian's cross compilers
+# (scripts/lib.sh cross_target), original first, then converted.
 cross_ok=()
 if [ ${#intree_fail[@]} -gt 0 ]; then
 	declare -A groups=()
 	rest=()
 	for c in "${intree_fail[@]}"; do
 		rel=${c%%: *}
-		t=$(cross_of "$rel")
+		t=$(cross_target "$rel")
 		if [ -n "$t" ]; then groups[$t]+="$rel "; else rest+=("$c"); fi
 	done
 	for t in "${!groups[@]}"; do
-		read -r arch cross pkg defconfig <<<"$t"
-		need_pkgs "${cross}gcc:$pkg"
-		xobj=$work/kobj-$arch-$defconfig
-		margs=(ARCH="$arch" CROSS_COMPILE="$cross")
-		log "configuring $arch $defconfig for ${groups[$t]}"
-		{
-			make -s -C "$ktree" O="$xobj" "${margs[@]}" "$defconfig" &&
-				"$ktree/scripts/config" --file "$xobj/.config" -d WERROR &&
-				make -s -C "$ktree" O="$xobj" "${margs[@]}" olddefconfig &&
-				make -C "$ktree" O="$xobj" "${margs[@]}" -j"$(nproc)" prepare
-		} >"$xobj.log" 2>&1 || die "configuring $arch $defconfig failed; see $xobj.log"
+		read -r arch _ _ config <<<"$t"
+		xobj=$work/kobj-$arch-$config
+		log "configuring $arch $config for ${groups[$t]}"
+		cross_configure "$ktree" "$xobj" "$t"
+		mapfile -t margs < <(cross_make_args "$t")
 		probed=$("$CDEV_TOP/compat/probes/run-probes.sh" "$xobj" "${margs[@]}")
 		xo=()
 		for rel in ${groups[$t]}; do
@@ -211,9 +197,9 @@ if [ ${#intree_fail[@]} -gt 0 ]; then
 		for rel in ${groups[$t]}; do
 			o=${rel%.c}.o
 			if [ -f "$xobj/$o" ]; then
-				cross_ok+=("$rel ($arch $defconfig, new diagnostics: $(new_diags "$xobj-orig.log" "$xobj-conv.log" "$(basename "$rel")"))")
+				cross_ok+=("$rel ($arch $config, new diagnostics: $(new_diags "$xobj-orig.log" "$xobj-conv.log" "$(basename "$rel")"))")
 			elif [ ! -f "$work/cross-orig/$o" ]; then
-				rest+=("$rel: the original does not build for $arch $defconfig either: $(first_error \
+				rest+=("$rel: the original does not build for $arch $config either: $(first_error \
 					"${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:|No rule to make target '$o'" "$xobj-orig.log" 's#^.*/ktree/##; s#^.*\*\*\* ##')")
 			else
 				fail+=("$rel ($arch): $(first_error "${rel//./\\.}:[0-9]+:[0-9]+: (fatal )?error:" "$xobj-conv.log" 's#^.*/ktree/##')")

@@ -55,8 +55,13 @@ phase "kernels"
 # is ready, at most CDEV_MATRIX_JOBS (default 2) guests at a time, so boots overlap the next
 # image build. Each half runs in a subshell: errexit stays on inside, and one kernel's failure
 # (recorded in build/matrix/<k>/result.env) does not stop the others.
+# The slowest guest (onearg: lockdep and kmemleak under TCG) starts first, so that the others
+# run beside it rather than after it; the report keeps the KERNELS order.
 jobs_max=${CDEV_MATRIX_JOBS:-2}
-for k in "${kernels[@]}"; do
+order=()
+for k in "${kernels[@]}"; do [ "$k" != onearg ] || order+=("$k"); done
+for k in "${kernels[@]}"; do [ "$k" = onearg ] || order+=("$k"); done
+for k in "${order[@]}"; do
 	set +e
 	(
 		set -e
