@@ -136,12 +136,21 @@ kbuild_target() {
 compile_one() {
 	local try
 	for try in 1 2; do
-		make -C "$tree" O="$obj" ARCH=x86_64 -j"$(nproc)" "$1" >"$2" 2>&1 && return 0
+		# -j1: with -j, a file that is also part of a composite module (aoe.o, pg.o's paride)
+		# can be compiled twice at once, once as [M], and the two race on its .d file.
+		make -C "$tree" O="$obj" ARCH=x86_64 -j1 "$1" >"$2" 2>&1 && return 0
 		grep -qE 'Error 1(37|43)|Killed signal' "$2" || return 1
 		log "compiler killed by a signal building $1 (try $try), retrying"
 	done
 	return 1
 }
+
+# A .cmd file left truncated by an interrupted earlier run breaks every make in its directory
+# ("missing separator"): the touched files' objects and .cmd files go before any compile.
+for f in "${touched[@]}"; do
+	[[ $f == *.c ]] || continue
+	rm -f "$obj/${f%.c}.o" "$obj/$(dirname "$f")/.$(basename "$f" .c).o.cmd"
+done
 
 compiled=0
 cannot=()

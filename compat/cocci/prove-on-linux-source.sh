@@ -129,7 +129,9 @@ if [ ${#cannot[@]} -gt 0 ]; then
 		*) objs+=("${rel%.c}.o") ;;
 		esac
 	done
-	make -C "$ktree" O="$kobj" -k -j"$(nproc)" "${objs[@]}" >"$work/intree-orig.log" 2>&1 || true
+	# -j1: with -j, a file that is also part of a composite module can be compiled twice at
+	# once, and the two race on its .d file (as kernel/check-port.sh found).
+	make -C "$ktree" O="$kobj" -k -j1 "${objs[@]}" >"$work/intree-orig.log" 2>&1 || true
 	for c in "${converted[@]}"; do
 		id=${c%%:*} rel=${c#*:}
 		case " ${cannot[*]} " in *" $rel: "*) ;; *) continue ;; esac
@@ -138,7 +140,7 @@ if [ ${#cannot[@]} -gt 0 ]; then
 		rm "$ktree/$rel"
 		cp "$work/conv/d$id/$(basename "$rel")" "$ktree/$rel"
 	done
-	make -C "$ktree" O="$kobj" -k -j"$(nproc)" KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
+	make -C "$ktree" O="$kobj" -k -j1 KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
 		"${objs[@]}" >"$work/intree-conv.log" 2>&1 || true
 	for o in "${objs[@]}"; do
 		o=$(realpath -m --relative-to=. "$o")
@@ -181,7 +183,7 @@ if [ ${#intree_fail[@]} -gt 0 ]; then
 			rm "$ktree/$rel"
 			cp "$tree/$rel" "$ktree/$rel"
 		done
-		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j"$(nproc)" "${xo[@]}" >"$xobj-orig.log" 2>&1 || true
+		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j1 "${xo[@]}" >"$xobj-orig.log" 2>&1 || true
 		for rel in ${groups[$t]}; do
 			o=${rel%.c}.o
 			mkdir -p "$work/cross-orig/$(dirname "$rel")"
@@ -192,7 +194,7 @@ if [ ${#intree_fail[@]} -gt 0 ]; then
 				cp "$work/conv/d${c%%:*}/$(basename "$rel")" "$ktree/$rel"
 			done
 		done
-		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j"$(nproc)" KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
+		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j1 KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
 			"${xo[@]}" >"$xobj-conv.log" 2>&1 || true
 		for rel in ${groups[$t]}; do
 			o=${rel%.c}.o
