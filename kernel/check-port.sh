@@ -122,15 +122,6 @@ depends_of() {
 		awk 'NR>1 && /^(menu)?config /{exit} /^[[:space:]]+depends on/{sub(/^[[:space:]]+depends on[[:space:]]*/,""); printf "%sdepends on %s", sep, $0; sep="; "}'
 }
 
-# kbuild_target OBJ - the make target that builds OBJ. amdkfd has no Kbuild directory of its own:
-# drivers/gpu/drm/amd/amdgpu/Makefile pulls its files in as $(AMDKFD_PATH)/x.o = ../amdkfd/x.o.
-kbuild_target() {
-	case "$1" in
-	drivers/gpu/drm/amd/amdkfd/*) echo "drivers/gpu/drm/amd/amdgpu/../amdkfd/${1##*/}" ;;
-	*) echo "$1" ;;
-	esac
-}
-
 # compile_one TARGET LOG - make TARGET; retried once if the compiler was killed by a signal
 # (another job on a busy machine), never on a compile error.
 compile_one() {
@@ -169,7 +160,6 @@ for f in "${touched[@]}"; do
 	fi
 	o=${f%.c}.o
 	target=$(kbuild_target "$o")
-	rm -f "$obj/$o"
 	if compile_one "$target" "$work/${o//\//_}.log" && [ -f "$obj/$o" ]; then
 		compiled=$((compiled + 1))
 		echo "  CC ok   $f"
@@ -198,7 +188,7 @@ for t in "${!groups[@]}"; do
 	for f in ${groups[$t]}; do
 		o=${f%.c}.o
 		rm -f "$xobj/$o"
-		if make -C "$tree" O="$xobj" "${margs[@]}" -j"$(nproc)" "$o" >"$xobj-${o//\//_}.log" 2>&1 &&
+		if make -C "$tree" O="$xobj" "${margs[@]}" -j1 "$o" >"$xobj-${o//\//_}.log" 2>&1 &&
 			[ -f "$xobj/$o" ]; then
 			cross_ok=$((cross_ok + 1))
 			echo "  CC ok   $f ($arch $config)"

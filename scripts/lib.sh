@@ -109,3 +109,13 @@ cross_configure() {
 	} >"$obj.log" 2>&1 || die "configuring $arch $config in $obj failed; see $obj.log"
 	touch "$obj/.prepared"
 }
+
+# kbuild_target OBJ - the make target that builds the kernel object OBJ. amdkfd has no Kbuild
+# directory of its own: drivers/gpu/drm/amd/amdgpu/Makefile pulls its files in as
+# $(AMDKFD_PATH)/x.o = ../amdkfd/x.o, with amdgpu's include flags.
+kbuild_target() {
+	case "$1" in
+	drivers/gpu/drm/amd/amdkfd/*) echo "drivers/gpu/drm/amd/amdgpu/../amdkfd/${1##*/}" ;;
+	*) echo "$1" ;;
+	esac
+}

@@ -119,15 +119,11 @@ if [ ${#cannot[@]} -gt 0 ]; then
 	make -C "$ktree" O="$kobj" -j"$(nproc)" prepare >>"$work/kobj.log" 2>&1 ||
 		die "make prepare in $kobj failed; see $work/kobj.log"
 	probed=$("$CDEV_TOP/compat/probes/run-probes.sh" "$kobj")
-	# make's target is the object as its Makefile names it: amdkfd's files are built by
-	# amdgpu's Makefile (AMDKFD_PATH := ../amdkfd), with amdgpu's include flags.
+	# make's target is the object as its Makefile names it (scripts/lib.sh kbuild_target).
 	objs=()
 	for c in "${cannot[@]}"; do
 		rel=${c%%: *}
-		case "$rel" in
-		drivers/gpu/drm/amd/amdkfd/*) objs+=("drivers/gpu/drm/amd/amdgpu/../amdkfd/$(basename "$rel" .c).o") ;;
-		*) objs+=("${rel%.c}.o") ;;
-		esac
+		objs+=("$(kbuild_target "${rel%.c}.o")")
 	done
 	# -j1: with -j, a file that is also part of a composite module can be compiled twice at
 	# once, and the two race on its .d file (as kernel/check-port.sh found).
