@@ -5,7 +5,7 @@
 # kernel/config/onearg.config, LOCALVERSION=-cdev-onearg, `make bindeb-pkg`.
 #
 # Cached in $CDEV_COMPAT_CACHE/kernel/build/<key>/, key = source version + series sha + fragment
-# sha + this script's sha. The cache holds the .debs, `vmlinuz` (the bzImage, for direct QEMU
+# sha + the build recipe (RECIPE below: bump it when the configure or make steps change). The cache holds the .debs, `vmlinuz` (the bzImage, for direct QEMU
 # boot), `config` and `release`. The linux-image and linux-headers .debs are then hard-linked
 # (or copied) to $BUILD_DIR/kernel/ and their paths printed, one a line, then vmlinuz.
 # A warm run takes seconds; a cold run prints its build time.
@@ -15,7 +15,9 @@ set -euo pipefail
 
 need_kbuild_pkgs
 ver=$(src_version)
-key=$(printf '%s\n' "$ver" "$(series_sha)" "$(sha_of "$FRAGMENT")" "$(sha_of "$0")" | sha256sum | cut -c1-16)
+# The build recipe: what decides the packages' contents besides the source, series and fragment.
+RECIPE="defconfig+kvm_guest.config+fragment bindeb-pkg LOCALVERSION=$LOCALVERSION_ONEARG KDEB_PKGVERSION=$ver+onearg1 v2"
+key=$(printf '%s\n' "$ver" "$(series_sha)" "$(sha_of "$FRAGMENT")" "$RECIPE" | sha256sum | cut -c1-16)
 out=$KCACHE/build/$key
 obj=$out/obj
 dest=$BUILD_DIR/kernel
@@ -40,8 +42,9 @@ if [ -f "$out/.done" ]; then
 	exit 0
 fi
 
-log "cold build: key $key ($SRC_PKG $ver)"
+log "cold build: key $key ($SRC_PKG $ver), in $out"
 start=$(date +%s)
+log "extracting $SRC_TARBALL and applying kernel/patches/ (about 1 minute)"
 tree=$("$KERNEL_DIR/apply-series.sh" | tail -n1)
 mkdir -p "$obj"
 
@@ -68,15 +71,22 @@ while IFS= read -r line; do
 done <"$FRAGMENT"
 [ "$bad" -eq 0 ] || die "config fragment not fully applied; see $obj/.config"
 
-# Build the packages. Debs land in the parent of the object dir, i.e. $out.
-make -C "$tree" O="$obj" ARCH=x86_64 -j"$(nproc)" \
-	LOCALVERSION=-cdev-onearg KDEB_PKGVERSION="$ver+onearg1" \
+# Build the packages. Debs land in the parent of the object dir, i.e. $out. Progress: objects
+# built so far against OBJECTS_EXPECTED, the count a build of this config made (committed).
+built_objects() {
+	find "$obj" -name '*.o' -newer "$obj/.config" 2>/dev/null | wc -l
+}
+expected=$(cat "$KERNEL_DIR/config/onearg.objects" 2>/dev/null || echo -)
+with_progress "kernel build" "$out/build.log" built_objects "$expected" \
+	make -C "$tree" O="$obj" ARCH=x86_64 -j"$(nproc)" \
+	LOCALVERSION=$LOCALVERSION_ONEARG KDEB_PKGVERSION="$ver+onearg1" \
 	KBUILD_BUILD_USER=cdev-compat KBUILD_BUILD_HOST=cdev-compat \
-	DPKG_FLAGS=-d bindeb-pkg >"$out/build.log" 2>&1 || {
+	DPKG_FLAGS=-d bindeb-pkg || {
 	tail -30 "$out/build.log" >&2
 	die "kernel build failed; log: $out/build.log"
 }
-release=$(make -s -C "$tree" O="$obj" LOCALVERSION=-cdev-onearg kernelrelease)
+built_objects >"$out/objects"
+release=$(make -s -C "$tree" O="$obj" LOCALVERSION=$LOCALVERSION_ONEARG kernelrelease)
 printf '%s\n' "$release" >"$out/release"
 cp -f "$obj/arch/x86/boot/bzImage" "$out/vmlinuz"
 cp -f "$obj/.config" "$out/config"

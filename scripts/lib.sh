@@ -5,7 +5,7 @@
 # Repository root, build dir (inside the repo, git-ignored) and cache dir (outside the repo).
 CDEV_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$CDEV_TOP/build}
-CDEV_COMPAT_CACHE=${CDEV_COMPAT_CACHE:-/var/cache/cdev-compat}
+CDEV_COMPAT_CACHE=${CDEV_COMPAT_CACHE:-/var/cache/cdev-compat-dev}
 export CDEV_TOP BUILD_DIR CDEV_COMPAT_CACHE
 
 die() {
@@ -68,6 +68,56 @@ apt_mirror_security() {
 # elapsed START - seconds since START (from date +%s.%N), one decimal.
 elapsed() {
 	awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'
+}
+
+# with_progress LABEL LOG COUNTER EXPECTED CMD... - run CMD with its output in LOG. Prints where
+# the log is, then every ${PROGRESS_INTERVAL:-60} s one line: elapsed time and, when COUNTER
+# (a function printing a number, or "-") and EXPECTED (a number, or "-") are given, "N/EXPECTED"
+# done and an estimate of the time left. Returns CMD's status.
+with_progress() {
+	local label=$1 logf=$2 counter=$3 expected=$4 start pid rc=0
+	shift 4
+	start=$(date +%s)
+	log "$label: log $logf"
+	"$@" >"$logf" 2>&1 &
+	pid=$!
+	(
+		trap 'exit 0' TERM
+		while sleep "${PROGRESS_INTERVAL:-60}"; do
+			progress_line "$label" "$start" "$counter" "$expected"
+		done
+	) &
+	local ticker=$!
+	wait "$pid" || rc=$?
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	log "$label: $(fmt_secs $(($(date +%s) - start))) (status $rc)"
+	return "$rc"
+}
+
+# fmt_secs N - N seconds as "XmYYs".
+fmt_secs() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
+# progress_line LABEL START COUNTER EXPECTED - one progress line (see with_progress).
+progress_line() {
+	local label=$1 start=$2 counter=$3 expected=$4 now el n msg
+	now=$(date +%s)
+	el=$((now - start))
+	msg="$label: $(fmt_secs "$el") elapsed"
+	if [ "$counter" != - ]; then
+		n=$("$counter" 2>/dev/null || echo 0)
+		if [ "$expected" != - ] && [ "$expected" -gt 0 ]; then
+			msg+=", $n/$expected"
+			if [ "$n" -gt 0 ] && [ "$n" -lt "$expected" ]; then
+				msg+=", about $(fmt_secs $((el * (expected - n) / n))) left"
+			fi
+		else
+			msg+=", $n done"
+		fi
+	fi
+	log "$msg"
 }
 
 # cross_target FILE - "ARCH CROSS_COMPILE PACKAGE CONFIG" that builds the kernel source FILE,
