@@ -9,8 +9,13 @@
  * unregister_chrdev() and __unregister_chrdev() become macros that count their arguments
  * and call a correctly typed static inline function, which calls the kernel's real function
  * with the arity the feature probes found. Each argument is evaluated exactly once (it is a
- * function argument), and the result is an int 0, so legacy code written for the old int
- * result still compiles.
+ * function argument).
+ *
+ * The result is void, exactly like the kernel's own declaration since 2.6.23, so
+ * "return unregister_chrdev(major, name);" in a void function keeps building. Code written
+ * for the int result of older kernels ("if (unregister_chrdev(...) < 0)") opts in with
+ * CDEV_COMPAT_UNREGISTER_RETURNS_INT defined before the first include (e.g. ccflags-y +=
+ * -DCDEV_COMPAT_UNREGISTER_RETURNS_INT); the result is then an int 0.
  */
 #ifndef CDEV_COMPAT_UNREGISTER_H
 #define CDEV_COMPAT_UNREGISTER_H
@@ -56,27 +61,22 @@ static inline void cdev_compat_kernel_unregister_chrdev(unsigned int major,
  *
  * Calls the kernel's unregister_chrdev() with the arity it has (the name is NULL on a
  * two-arg kernel, which ignores it).
- *
- * Return: 0, for code written against the old int result.
  */
-static inline int cdev_compat_unregister_chrdev_1(unsigned int major)
+static inline void cdev_compat_unregister_chrdev_1(unsigned int major)
 {
 #if CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS == 1
 	(unregister_chrdev)(major);
 #else
 	(unregister_chrdev)(major, NULL);
 #endif
-	return 0;
 }
 
 /**
  * cdev_compat_unregister_chrdev_2() - unregister_chrdev(major, name)
  * @major: major number given to or returned by register_chrdev()
  * @name: the name given at registration (evaluated once, then unused on a one-arg kernel)
- *
- * Return: 0, for code written against the old int result.
  */
-static inline int cdev_compat_unregister_chrdev_2(unsigned int major,
+static inline void cdev_compat_unregister_chrdev_2(unsigned int major,
 						  const char *name)
 {
 #if CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS == 1
@@ -85,7 +85,6 @@ static inline int cdev_compat_unregister_chrdev_2(unsigned int major,
 #else
 	(unregister_chrdev)(major, name);
 #endif
-	return 0;
 }
 
 /**
@@ -93,15 +92,12 @@ static inline int cdev_compat_unregister_chrdev_2(unsigned int major,
  * @major: major number
  * @baseminor: first minor number
  * @count: number of minors
- *
- * Return: 0.
  */
-static inline int cdev_compat___unregister_chrdev_3(unsigned int major,
+static inline void cdev_compat___unregister_chrdev_3(unsigned int major,
 						    unsigned int baseminor,
 						    unsigned int count)
 {
 	cdev_compat_kernel_unregister_chrdev(major, baseminor, count, NULL);
-	return 0;
 }
 
 /**
@@ -110,16 +106,13 @@ static inline int cdev_compat___unregister_chrdev_3(unsigned int major,
  * @baseminor: first minor number
  * @count: number of minors
  * @name: the name given at registration (evaluated once)
- *
- * Return: 0.
  */
-static inline int cdev_compat___unregister_chrdev_4(unsigned int major,
+static inline void cdev_compat___unregister_chrdev_4(unsigned int major,
 						    unsigned int baseminor,
 						    unsigned int count,
 						    const char *name)
 {
 	cdev_compat_kernel_unregister_chrdev(major, baseminor, count, name);
-	return 0;
 }
 
 #ifndef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
@@ -129,13 +122,21 @@ static inline int cdev_compat___unregister_chrdev_4(unsigned int major,
 #define CDEV_COMPAT_UNREGISTER_PREFIX cdev_compat_redirect_
 #endif
 
+#define CDEV_COMPAT_UNREGISTER_CALL(fn, ...)				\
+	CDEV_COMPAT_CAT(CDEV_COMPAT_CAT(CDEV_COMPAT_UNREGISTER_PREFIX, fn),	\
+			CDEV_COMPAT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+
+#ifdef CDEV_COMPAT_UNREGISTER_RETURNS_INT
+/* Opt-in: the int 0 result of pre-2.6.23 kernels, for code that tests it. */
 #define unregister_chrdev(...)						\
-	CDEV_COMPAT_CAT(CDEV_COMPAT_CAT(CDEV_COMPAT_UNREGISTER_PREFIX,	\
-					unregister_chrdev_),		\
-			CDEV_COMPAT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+	({ CDEV_COMPAT_UNREGISTER_CALL(unregister_chrdev_, __VA_ARGS__); 0; })
 #define __unregister_chrdev(...)					\
-	CDEV_COMPAT_CAT(CDEV_COMPAT_CAT(CDEV_COMPAT_UNREGISTER_PREFIX,	\
-					__unregister_chrdev_),		\
-			CDEV_COMPAT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+	({ CDEV_COMPAT_UNREGISTER_CALL(__unregister_chrdev_, __VA_ARGS__); 0; })
+#else
+#define unregister_chrdev(...)						\
+	CDEV_COMPAT_UNREGISTER_CALL(unregister_chrdev_, __VA_ARGS__)
+#define __unregister_chrdev(...)					\
+	CDEV_COMPAT_UNREGISTER_CALL(__unregister_chrdev_, __VA_ARGS__)
+#endif
 
 #endif /* CDEV_COMPAT_UNREGISTER_H */

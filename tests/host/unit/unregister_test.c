@@ -2,8 +2,10 @@
 /*
  * Runs every spelling of unregister_chrdev()/__unregister_chrdev() that cdev-compat accepts
  * against a mock kernel of each arity (MOCK_ARGS), and checks that each reaches the kernel's
- * function once with the right numbers, that every argument is evaluated exactly once, and
- * that the legacy int forms see 0. Prints one TAP line per check.
+ * function once with the right numbers, that every argument is evaluated exactly once, that
+ * "return unregister_chrdev(...);" builds in a void function (the default result is void, as
+ * the kernel's), and, built with CDEV_COMPAT_UNREGISTER_RETURNS_INT, that the legacy int forms
+ * see 0. Prints one TAP line per check, unbuffered, so a crash loses no line before it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +52,31 @@ static void reset(void)
 	evals_major = evals_name = evals_base = evals_count = 0;
 }
 
+#ifdef CDEV_COMPAT_UNREGISTER_RETURNS_INT
+#define RESULT_MODE "int result"
+#else
+#define RESULT_MODE "void result"
+#endif
+
 static void expect(const char *what, int cond)
 {
-	printf("%sok - %d-arg kernel: %s\n", cond ? "" : "not ", MOCK_ARGS, what);
+	printf("%sok - %d-arg kernel, %s: %s\n", cond ? "" : "not ", MOCK_ARGS,
+	       RESULT_MODE, what);
 	failures += !cond;
 }
+
+#ifndef CDEV_COMPAT_UNREGISTER_RETURNS_INT
+/* A driver's exit function as public drivers write it: a void function returning a void call. */
+static void exit_two(unsigned int m)
+{
+	return unregister_chrdev(get_major(m), get_name("exit"));
+}
+
+static void exit_four(unsigned int m)
+{
+	return __unregister_chrdev(get_major(m), get_base(1), get_count(2), get_name("exit4"));
+}
+#endif
 
 static void expect_call(const char *form, unsigned int major, unsigned int base,
 			unsigned int count, int names)
@@ -72,9 +94,12 @@ static void expect_call(const char *form, unsigned int major, unsigned int base,
 
 int main(void)
 {
+#ifdef CDEV_COMPAT_UNREGISTER_RETURNS_INT
 	int rv;
+#endif
 	int i;
 
+	setvbuf(stdout, NULL, _IONBF, 0);
 	reset();
 	unregister_chrdev(get_major(10));
 	expect_call("unregister_chrdev(M)", 10, 0, 256, 0);
@@ -95,6 +120,15 @@ int main(void)
 	__unregister_chrdev(get_major(13), get_base(5), get_count(7), get_name("four"));
 	expect_call("__unregister_chrdev(M, B, C, N)", 13, 5, 7, 1);
 
+#ifndef CDEV_COMPAT_UNREGISTER_RETURNS_INT
+	reset();
+	exit_two(17);
+	expect_call("return unregister_chrdev(M, N); in a void function", 17, 0, 256, 1);
+
+	reset();
+	exit_four(18);
+	expect_call("return __unregister_chrdev(M, B, C, N); in a void function", 18, 1, 2, 1);
+#else
 	reset();
 	rv = -1;
 	if (unregister_chrdev(get_major(14), get_name("cmp")) < 0)
@@ -108,6 +142,12 @@ int main(void)
 	rv = unregister_chrdev(get_major(15));
 	expect_call("rv = unregister_chrdev(M)", 15, 0, 256, 0);
 	expect("rv = unregister_chrdev(M) gives 0", rv == 0);
+
+	reset();
+	rv = __unregister_chrdev(get_major(19), get_base(3), get_count(4));
+	expect_call("rv = __unregister_chrdev(M, B, C)", 19, 3, 4, 0);
+	expect("rv = __unregister_chrdev(M, B, C) gives 0", rv == 0);
+#endif
 
 	reset();
 	(void)unregister_chrdev(get_major(16), get_name("void"));
