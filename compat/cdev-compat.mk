@@ -1,36 +1,56 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# cdev-compat Kbuild fragment. A driver's Kbuild (or the Kbuild part of its Makefile) adds
+# cdev-compat Kbuild fragment. A driver's Kbuild (or the Kbuild part of its Makefile) adds,
+# after its obj-m lines:
 #
 #	include /usr/share/cdev-compat/cdev-compat.mk
 #
-# and can then #include <cdev_compat.h>. To build an unmodified driver, set
+# and can then #include <cdev_compat.h>. To build an unmodified driver, put
 #
 #	CDEV_COMPAT_FORCE_INCLUDE := y
 #
-# before that line: the header is force-included and compat/wrap/ goes first on the include
-# path (NOSTDINC_FLAGS), so the driver's own pr_fmt stays warning-free.
+# on its own line before that include: the unregister_chrdev() and class_create() spellings of
+# both kinds of kernel then work in every file, through wrapper <linux/fs.h> and
+# <linux/device/class.h> headers first on the include path (the backports technique), so the
+# driver's own pr_fmt stays warning-free. The settings cover the whole module tree below this
+# Kbuild, subdirectories (obj-m += sub/) included.
 #
 # In the compile pass it runs the feature probes against the kernel being built ($(objtree),
-# never the running kernel) once per kernel (results cached; see probes/run-probes.sh) and
-# stops the build, naming the failed probe's log, when the kernel fits no known variant.
+# never the running kernel) with the same toolchain (ARCH, CROSS_COMPILE, CC, LLVM, ... from
+# the command line or the environment) and the caller's job count, once per kernel (results
+# cached; see probes/run-probes.sh), and stops the build, naming the failed probe's log, when
+# the kernel fits no known variant.
 
 CDEV_COMPAT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-# Only scripts/Makefile.build compiles; the clean and modpost passes read this file too.
+# Only scripts/Makefile.build compiles; the clean and modpost passes read this file too. A
+# subdirectory whose Kbuild includes the fragment again inherits the parent's settings.
 ifneq ($(filter scripts/Makefile.build %/scripts/Makefile.build,$(MAKEFILE_LIST)),)
 ifndef CDEV_COMPAT_PROBED
-# Probe with the compiler the module is built with, when it was chosen on the command line.
-cdev-compat-probe-args := $(foreach v,CC LLVM CROSS_COMPILE,$(if $(filter command line,$(origin $(v))),$(v)=$($(v))))
-CDEV_COMPAT_PROBED := $(shell $(CDEV_COMPAT_DIR)/probes/run-probes.sh $(abspath $(objtree)) $(cdev-compat-probe-args))
+
+# The toolchain the module is built with, passed on to the probes' own Kbuild run; values
+# are quoted for the shell.
+cdev-compat-toolchain := ARCH SUBARCH CROSS_COMPILE CC LD AR NM OBJCOPY OBJDUMP READELF \
+	STRIP LLVM LLVM_IAS HOSTCC HOSTCXX HOSTLD KCFLAGS KCPPFLAGS
+cdev-compat-quote = '$(subst ','\'',$(1))'
+cdev-compat-probe-args := $(foreach v,$(cdev-compat-toolchain),$(if $(filter command line environment environment override override,$(origin $(v))),$(call cdev-compat-quote,$(v)=$($(v)))))
+# The caller's job count: -jN from MAKEFLAGS, all cores for a bare -j, else one job.
+cdev-compat-jobs := $(patsubst -j%,%,$(lastword $(filter -j%,$(MAKEFLAGS))))
+cdev-compat-jobs := $(if $(cdev-compat-jobs),$(cdev-compat-jobs),$(if $(filter -j,$(MAKEFLAGS)),0,1))
+
+CDEV_COMPAT_PROBED := $(shell CDEV_COMPAT_JOBS=$(cdev-compat-jobs) $(CDEV_COMPAT_DIR)/probes/run-probes.sh $(abspath $(objtree)) $(cdev-compat-probe-args))
 ifneq ($(.SHELLSTATUS),0)
 $(error cdev-compat: feature probes failed for kernel $(KERNELRELEASE) in $(abspath $(objtree)); the failed probe and its log are named above)
 endif
+export CDEV_COMPAT_PROBED
+
+# NOSTDINC_FLAGS precede the kernel's include dirs and reach subdirectory builds; so does
+# subdir-ccflags-y (ccflags-y does not).
+NOSTDINC_FLAGS += -I$(CDEV_COMPAT_DIR)/wrap
+subdir-ccflags-y += -I$(CDEV_COMPAT_PROBED) -I$(CDEV_COMPAT_DIR)/include
+ifeq ($(strip $(CDEV_COMPAT_FORCE_INCLUDE)),y)
+subdir-ccflags-y += -DCDEV_COMPAT_FORCE_INCLUDE
 endif
 
-ccflags-y += -I$(CDEV_COMPAT_PROBED) -I$(CDEV_COMPAT_DIR)/include
-ifeq ($(CDEV_COMPAT_FORCE_INCLUDE),y)
-NOSTDINC_FLAGS += -I$(CDEV_COMPAT_DIR)/wrap
-ccflags-y += -include $(CDEV_COMPAT_DIR)/include/cdev_compat.h
 endif
 endif

@@ -28,6 +28,9 @@ struct cdev_shim_region_info {
 	bool served_by_cdev_compat;
 };
 
+/* The redirect device's name in /proc/devices. */
+#define CDEV_SHIM_REDIRECT_NAME "cdev_shim_redirect"
+
 extern const struct file_operations cdev_shim_fops;
 
 ssize_t cdev_shim_report(const struct cdev_shim_region_info *info,
@@ -39,6 +42,8 @@ int cdev_shim_legacy_init(void);
 void cdev_shim_legacy_exit(void);
 int cdev_shim_redirect_init(void);
 void cdev_shim_redirect_exit(void);
+int cdev_shim_redirect_set(bool on);
+void cdev_shim_redirect_unregister(int major);
 int cdev_shim_ctl_init(void);
 void cdev_shim_ctl_exit(void);
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cdev_shim control device, /dev/cdev_shim_ctl: registers and unregisters test regions
- * through the cdev-compat helpers on request (CDEV_SHIM_IOC_REGISTER/UNREGISTER), so the
- * guest tests can try any major, base minor and count, clashes and bad ranges, and get the
- * helper's errno back. Test region <id> is named cdev_shim_t<id>; with nodes, its devices
- * are /dev/cdev_shim_t<id>_<minor>. They serve the main device's file operations.
+ * cdev_shim control device, /dev/cdev_shim_ctl (mode 0600, and CAP_SYS_ADMIN for every
+ * ioctl): registers and unregisters test regions through the cdev-compat helpers on request
+ * (CDEV_SHIM_IOC_REGISTER/UNREGISTER/REUSE), so the guest tests can try any major, base
+ * minor and count (up to CDEV_SHIM_MAX_COUNT), clashes and bad ranges, and get the helper's
+ * errno back; and unregisters or registers the redirect device at run time
+ * (CDEV_SHIM_IOC_REDIRECT). Test region <id> is named cdev_shim_t<id>; with nodes, its
+ * devices are /dev/cdev_shim_t<id>_<minor> (/dev/cdev_shim_t<id> for one minor). They serve
+ * the main device's file operations.
  *
  * A test region is unregistered at run time, maybe while its devices are open, so it is
  * freed by the release() of a kobject that its cdev holds (the region's @parent), after the
@@ -12,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": ctl: " fmt
 
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
@@ -29,11 +33,13 @@
  * struct ctl_region - a test region and the name it is registered under
  * @dev: the device state with its region
  * @name: "cdev_shim_t<id>"
+ * @req: the request it was registered with, for CDEV_SHIM_IOC_REUSE
  * @kobj: owns the memory; the cdev holds a reference until its last close
  */
 struct ctl_region {
 	struct cdev_shim_dev dev;
 	char *name;
+	struct cdev_shim_region_req req;
 	struct kobject kobj;
 };
 
@@ -66,10 +72,15 @@ static void ctl_free(unsigned int id)
 static int ctl_register(struct cdev_shim_region_req *req)
 {
 	struct ctl_region *cr;
-	char *fmt;
+	char *prefix;
 	unsigned int id;
 	int ret;
 
+	if (req->count > CDEV_SHIM_MAX_COUNT) {
+		pr_err_ratelimited("count %u is above the test regions' limit %u\n",
+				   req->count, CDEV_SHIM_MAX_COUNT);
+		return -EINVAL;
+	}
 	for (id = 0; id < CTL_MAX_REGIONS && regions[id]; id++)
 		;
 	if (id == CTL_MAX_REGIONS)
@@ -89,13 +100,15 @@ static int ctl_register(struct cdev_shim_region_req *req)
 	if (ret)
 		goto err_put;
 	if (req->nodes) {
-		fmt = kasprintf(GFP_KERNEL, "%s_%%u", cr->name);
-		ret = fmt ? cdev_compat_create_nodes(&cr->dev.region, cr->name, 0666, fmt)
-			  : -ENOMEM;
-		kfree(fmt);
+		prefix = req->count == 1 ? kstrdup(cr->name, GFP_KERNEL) :
+			 kasprintf(GFP_KERNEL, "%s_", cr->name);
+		ret = prefix ? cdev_compat_create_nodes(&cr->dev.region, cr->name, 0666,
+							prefix) : -ENOMEM;
+		kfree(prefix);
 		if (ret)
 			goto err_unregister;
 	}
+	cr->req = *req;
 	regions[id] = cr;
 	req->id = id;
 	req->first_major = MAJOR(cr->dev.region.first);
@@ -109,22 +122,60 @@ err_put:
 	return ret;
 }
 
+/*
+ * Register region @id's handle again with its request: after cdev_compat_unregister() when
+ * @unregister_first (the helper must refuse while a file still holds the cdev), or while it
+ * is registered (the helper must refuse). A region left unregistered is freed.
+ */
+static int ctl_reuse(unsigned int id, bool unregister_first)
+{
+	struct ctl_region *cr = regions[id];
+	int ret;
+
+	if (unregister_first)
+		cdev_compat_unregister(&cr->dev.region);
+	ret = cdev_compat_register(&cr->dev.region, cr->req.major, cr->req.baseminor,
+				   cr->req.count, cr->name, &cdev_shim_fops);
+	if (!cr->dev.region.count)
+		ctl_free(id);
+	return ret;
+}
+
 static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct cdev_shim_region_req req;
+	struct cdev_shim_reuse_req reuse;
 	u32 id;
 	long ret;
 
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
 	switch (cmd) {
 	case CDEV_SHIM_IOC_REGISTER:
 		if (copy_from_user(&req, (void __user *)arg, sizeof(req)))
 			return -EFAULT;
 		mutex_lock(&regions_lock);
 		ret = ctl_register(&req);
-		mutex_unlock(&regions_lock);
-		if (!ret && copy_to_user((void __user *)arg, &req, sizeof(req)))
+		/* Nobody would hold the id of a region the caller cannot be told about. */
+		if (!ret && copy_to_user((void __user *)arg, &req, sizeof(req))) {
+			ctl_free(req.id);
 			ret = -EFAULT;
+		}
+		mutex_unlock(&regions_lock);
 		return ret;
+	case CDEV_SHIM_IOC_REUSE:
+		if (copy_from_user(&reuse, (void __user *)arg, sizeof(reuse)))
+			return -EFAULT;
+		if (reuse.id >= CTL_MAX_REGIONS)
+			return -EINVAL;
+		mutex_lock(&regions_lock);
+		ret = regions[reuse.id] ? ctl_reuse(reuse.id, reuse.unregister_first) : -ENOENT;
+		mutex_unlock(&regions_lock);
+		return ret;
+	case CDEV_SHIM_IOC_REDIRECT:
+		if (get_user(id, (u32 __user *)arg))
+			return -EFAULT;
+		return cdev_shim_redirect_set(id);
 	case CDEV_SHIM_IOC_UNREGISTER:
 		if (get_user(id, (u32 __user *)arg))
 			return -EFAULT;
@@ -144,6 +195,7 @@ static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 static const struct file_operations ctl_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = ctl_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 /**

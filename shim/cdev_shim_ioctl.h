@@ -24,12 +24,19 @@ struct cdev_shim_whoami {
 	char name[32];
 };
 
+/*
+ * The largest test region: one major's worth of minors (the helpers also refuse larger
+ * dynamic ranges); nodes only up to the helpers' CDEV_COMPAT_MAX_NODES (4096).
+ */
+#define CDEV_SHIM_MAX_COUNT	(1U << 20)
+
 /**
  * struct cdev_shim_region_req - register a test region through the cdev helpers
  * @major: major, 0 for a dynamic one (in)
  * @baseminor: first minor (in)
- * @count: number of minors (in)
- * @nodes: 1 to create device nodes cdev_shim_t<id>_<minor> (in)
+ * @count: number of minors, 1 to CDEV_SHIM_MAX_COUNT (in)
+ * @nodes: 1 to create device nodes cdev_shim_t<id>_<minor>, or cdev_shim_t<id> for a region
+ *	of one minor (in)
  * @id: handle of the new region, for CDEV_SHIM_IOC_UNREGISTER (out)
  * @first_major: major of the first device number (out)
  * @first_minor: minor of the first device number (out)
@@ -44,10 +51,28 @@ struct cdev_shim_region_req {
 	__u32 first_minor;
 };
 
+/**
+ * struct cdev_shim_reuse_req - register a test region's handle again
+ * @id: the region (in)
+ * @unregister_first: 1 to unregister it first (even while its files are open), 0 to register
+ *	the handle while it is still registered (in)
+ */
+struct cdev_shim_reuse_req {
+	__u32 id;
+	__u32 unregister_first;
+};
+
 #define CDEV_SHIM_IOC_MAGIC	0xCD
 #define CDEV_SHIM_IOC_WHOAMI	_IOR(CDEV_SHIM_IOC_MAGIC, 1, struct cdev_shim_whoami)
-/* On the control device /dev/cdev_shim_ctl; errors come back as errno. */
+/*
+ * On the control device /dev/cdev_shim_ctl, for CAP_SYS_ADMIN only; errors come back as
+ * errno. REUSE: the region is registered again on the same handle with the same request;
+ * when that fails after unregister_first, the region is gone. REDIRECT: 0 unregisters the
+ * redirect device, 1 registers it again; the result is its major.
+ */
 #define CDEV_SHIM_IOC_REGISTER	_IOWR(CDEV_SHIM_IOC_MAGIC, 2, struct cdev_shim_region_req)
 #define CDEV_SHIM_IOC_UNREGISTER _IOW(CDEV_SHIM_IOC_MAGIC, 3, __u32)
+#define CDEV_SHIM_IOC_REUSE	_IOW(CDEV_SHIM_IOC_MAGIC, 4, struct cdev_shim_reuse_req)
+#define CDEV_SHIM_IOC_REDIRECT	_IOW(CDEV_SHIM_IOC_MAGIC, 5, __u32)
 
 #endif /* CDEV_SHIM_IOCTL_H */

@@ -3,8 +3,10 @@
  * cdev_shim legacy devices: registered with the kernel's own register_chrdev() and
  * __register_chrdev(), and unregistered with every spelling cdev-compat accepts:
  * unregister_chrdev(major, name), unregister_chrdev(major), and __unregister_chrdev() with
- * 4 and 3 arguments, plus the legacy forms that use the old int result. Each gets one
- * device node, /dev/<name>, in the class cdev_shim_legacy.
+ * 4 and 3 arguments, plus the legacy forms that use the old int result (Kbuild builds this
+ * file with CDEV_COMPAT_UNREGISTER_RETURNS_INT). Each gets one device node, /dev/<name>, in
+ * the class cdev_shim_legacy, made with the two-argument class_create() of kernels before 6.4
+ * on every kernel.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -92,6 +94,7 @@ static const struct file_operations legacy_fops = {
 	.read = legacy_read,
 	.write = legacy_write,
 	.unlocked_ioctl = legacy_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 /* Each spelling once; the int-result forms are the legacy ones cdev-compat must accept. */
@@ -107,12 +110,14 @@ static void legacy_unregister(int which)
 	switch (which) {
 	case LEGACY_TWO_ARG:
 		if (unregister_chrdev(dev->major, dev->name) < 0)
-			pr_err("unregister_chrdev(%d, %s) failed\n", dev->major, dev->name);
+			pr_err_ratelimited("unregister_chrdev(%d, %s) failed\n",
+					   dev->major, dev->name);
 		break;
 	case LEGACY_ONE_ARG:
 		rv = unregister_chrdev(dev->major);
 		if (rv)
-			pr_err("unregister_chrdev(%d) returned %d\n", dev->major, rv);
+			pr_err_ratelimited("unregister_chrdev(%d) returned %d\n",
+					   dev->major, rv);
 		break;
 	case LEGACY_RANGED_4:
 		(void)__unregister_chrdev(dev->major, dev->baseminor, dev->count,
@@ -135,7 +140,7 @@ int cdev_shim_legacy_init(void)
 	struct device *node;
 	int i, ret;
 
-	legacy_class = cdev_compat_class_create("cdev_shim_legacy");
+	legacy_class = class_create(THIS_MODULE, "cdev_shim_legacy");
 	if (IS_ERR(legacy_class)) {
 		ret = PTR_ERR(legacy_class);
 		legacy_class = NULL;
@@ -150,7 +155,7 @@ int cdev_shim_legacy_init(void)
 			ret = __register_chrdev(0, dev->baseminor, dev->count,
 						dev->name, &legacy_fops);
 		if (ret < 0) {
-			pr_err("%s: register: %d\n", dev->name, ret);
+			pr_err_ratelimited("%s: register: %d\n", dev->name, ret);
 			goto err;
 		}
 		dev->major = ret;
@@ -159,7 +164,7 @@ int cdev_shim_legacy_init(void)
 				     "%s", dev->name);
 		if (IS_ERR(node)) {
 			ret = PTR_ERR(node);
-			pr_err("%s: device node: %d\n", dev->name, ret);
+			pr_err_ratelimited("%s: device node: %d\n", dev->name, ret);
 			i++;
 			goto err;
 		}

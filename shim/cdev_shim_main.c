@@ -7,10 +7,15 @@
  * node returns one line naming the device and minor that served it; writing accepts any
  * bytes; CDEV_SHIM_IOC_WHOAMI returns the same facts. The other parts are legacy
  * register_chrdev() users with both unregister_chrdev() spellings (cdev_shim_legacy.c), an
- * unmodified legacy driver in redirect mode (cdev_shim_redirect.c) and a control device
- * that registers test regions on request (cdev_shim_ctl.c).
+ * unmodified legacy driver in redirect mode that registers in one file and unregisters in
+ * another (cdev_shim_redirect.c, cdev_shim_redirect_teardown.c) and a control device that
+ * registers test regions on request (cdev_shim_ctl.c).
+ *
+ * This file defines the cdev-compat helpers for the whole module (CDEV_COMPAT_DEFINE_HELPERS),
+ * the other files only call them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#define CDEV_COMPAT_DEFINE_HELPERS
 
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -137,6 +142,7 @@ const struct file_operations cdev_shim_fops = {
 	.read = shim_read,
 	.write = shim_write,
 	.unlocked_ioctl = shim_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
 
 static int __init cdev_shim_init(void)
@@ -152,7 +158,7 @@ static int __init cdev_shim_init(void)
 	}
 	if (nodes) {
 		ret = cdev_compat_create_nodes(&shim_dev.region, NULL, 0666,
-					       "cdev_shim%u");
+					       "cdev_shim");
 		if (ret) {
 			pr_err("cannot create device nodes: %d\n", ret);
 			goto err_region;

@@ -1,42 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cdev_shim redirect device: written as a legacy driver, with register_chrdev() and
- * unregister_chrdev(major, name) and no cdev-compat call. Kbuild compiles this file with
- * CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV defined and cdev_compat.h force-included, so those
- * calls are served by cdev-compat regions. Reads report whether the region behind the
- * open file is one (the only place that knows about cdev-compat, and only to report it).
- * Like most legacy drivers it creates no device node: tests mknod one from /proc/devices.
+ * cdev_shim redirect device: written as a legacy driver, with register_chrdev() here and
+ * unregister_chrdev(major, name) in another file (cdev_shim_redirect_teardown.c), as
+ * multi-file drivers do, and no cdev-compat call. Kbuild compiles both files with
+ * CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV defined in a force-included build, so those calls are
+ * served by cdev-compat. Reads report whether the cdev behind the open file is one
+ * (the only place that knows about cdev-compat, and only to report it). Like most legacy
+ * drivers it creates no device node: tests mknod one from /proc/devices. The control device
+ * can unregister and register it again at run time (cdev_shim_redirect_set()), also while
+ * one of its files is open.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": redirect: " fmt
 
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 
 #include "cdev_shim.h"
 
-#define REDIRECT_NAME "cdev_shim_redirect"
-
 static int redirect_major;
+static DEFINE_MUTEX(redirect_lock);
 
 static bool served_by_cdev_compat(struct inode *inode)
 {
-	bool found = false;
 #ifdef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
-	struct cdev_compat_redirect *rd;
-
-	mutex_lock(&cdev_compat_redirect_lock);
-	list_for_each_entry(rd, &cdev_compat_redirects, node)
-		if (&rd->region.cdev == inode->i_cdev)
-			found = true;
-	mutex_unlock(&cdev_compat_redirect_lock);
+	return cdev_compat_redirect_serves(inode);
+#else
+	return false;
 #endif
-	return found;
 }
 
 static void redirect_info(struct inode *inode, struct cdev_shim_region_info *info)
 {
-	info->name = REDIRECT_NAME;
+	info->name = CDEV_SHIM_REDIRECT_NAME;
 	info->major = imajor(inode);
 	info->minor = iminor(inode);
 	info->index = iminor(inode);
@@ -74,7 +71,35 @@ static const struct file_operations redirect_fops = {
 	.read = redirect_read,
 	.write = redirect_write,
 	.unlocked_ioctl = redirect_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };
+
+/**
+ * cdev_shim_redirect_set() - register or unregister the redirect device the legacy way
+ * @on: true to register it (when it is not), false to unregister it (when it is)
+ *
+ * Return: 0 or a negative errno; the major the device has or had (>= 0) for @on.
+ */
+int cdev_shim_redirect_set(bool on)
+{
+	int ret = 0;
+
+	mutex_lock(&redirect_lock);
+	if (on && !redirect_major) {
+		ret = register_chrdev(0, CDEV_SHIM_REDIRECT_NAME, &redirect_fops);
+		if (ret < 0)
+			pr_err_ratelimited("register_chrdev: %d\n", ret);
+		else
+			redirect_major = ret;
+	} else if (!on && redirect_major) {
+		cdev_shim_redirect_unregister(redirect_major);
+		redirect_major = 0;
+	}
+	if (ret >= 0)
+		ret = redirect_major;
+	mutex_unlock(&redirect_lock);
+	return ret;
+}
 
 /**
  * cdev_shim_redirect_init() - register the redirect device the legacy way
@@ -83,15 +108,9 @@ static const struct file_operations redirect_fops = {
  */
 int cdev_shim_redirect_init(void)
 {
-	int ret;
+	int ret = cdev_shim_redirect_set(true);
 
-	ret = register_chrdev(0, REDIRECT_NAME, &redirect_fops);
-	if (ret < 0) {
-		pr_err("register_chrdev: %d\n", ret);
-		return ret;
-	}
-	redirect_major = ret;
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /**
@@ -99,5 +118,5 @@ int cdev_shim_redirect_init(void)
  */
 void cdev_shim_redirect_exit(void)
 {
-	unregister_chrdev(redirect_major, REDIRECT_NAME);
+	cdev_shim_redirect_set(false);
 }

@@ -4,7 +4,9 @@
  *
  * Included by <cdev_compat.h>, and by the wrapper <linux/fs.h> in compat/wrap/ right after
  * the kernel's own <linux/fs.h>, so that a force-included build gets these macros at the
- * point where the kernel's definitions exist. Needs only <linux/fs.h> and the probe results.
+ * point where the kernel's definitions exist, after the driver's own pr_fmt. Needs only
+ * <linux/fs.h> and the probe results. In redirect mode (CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
+ * defined before the first include) the macros call the redirect functions instead.
  *
  * unregister_chrdev() and __unregister_chrdev() become macros that count their arguments
  * and call a correctly typed static inline function, which calls the kernel's real function
@@ -21,16 +23,13 @@
 #define CDEV_COMPAT_UNREGISTER_H
 
 #include <linux/fs.h>
+#include <cdev_compat_args.h>
 #include <cdev_compat_probes.h>
 
 #if !defined(CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS) || !defined(CDEV_COMPAT___UNREGISTER_CHRDEV_ARGS)
 #error "cdev-compat: probe results missing; build with compat/cdev-compat.mk"
 #endif
 
-#define CDEV_COMPAT_NARGS(...) CDEV_COMPAT_NARGS_(__VA_ARGS__, 5, 4, 3, 2, 1, 0)
-#define CDEV_COMPAT_NARGS_(a1, a2, a3, a4, a5, n, ...) n
-#define CDEV_COMPAT_CAT(a, b) CDEV_COMPAT_CAT_(a, b)
-#define CDEV_COMPAT_CAT_(a, b) a##b
 
 /**
  * cdev_compat_kernel_unregister_chrdev() - the kernel's own __unregister_chrdev()
@@ -118,7 +117,7 @@ static inline void cdev_compat___unregister_chrdev_4(unsigned int major,
 #ifndef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
 #define CDEV_COMPAT_UNREGISTER_PREFIX cdev_compat_
 #else
-/* Redirect mode: <cdev_compat.h> defines cdev_compat_redirect_*() and routes through them. */
+/* Redirect mode: cdev_compat_redirect.h defines cdev_compat_redirect_*(). */
 #define CDEV_COMPAT_UNREGISTER_PREFIX cdev_compat_redirect_
 #endif
 

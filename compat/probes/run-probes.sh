@@ -9,9 +9,18 @@
 # compile, or this script fails naming the probe and the path of its kept log.
 #
 # Results are cached per kernel release + build dir (+ the probes, this script and the extra
-# make arguments) under $CDEV_COMPAT_CACHE/probes (default /var/cache/cdev-compat, or
-# ~/.cache/cdev-compat when that is not writable). MAKE-ARGs (e.g. CC=clang LLVM=1) are passed
-# to the kernel's make so the probes see the same compiler as the module.
+# make arguments) under $CDEV_COMPAT_CACHE/probes. The default is /var/cache/cdev-compat (the
+# installed package's, removed on purge) for the installed copy, /var/cache/cdev-compat-dev
+# for a source checkout (so a purge never touches a developer's cache), or
+# ~/.cache/cdev-compat when that is not writable. MAKE-ARGs (ARCH=arm64 CROSS_COMPILE=...,
+# CC=clang LLVM=1, ...) are passed to the kernel's make so the probes see the same toolchain
+# as the module; CDEV_COMPAT_JOBS is the job count (0: all cores; default 1).
+#
+# The cache is shared by concurrent builds (DKMS builds kernels in parallel; one make -j may
+# build two vendor modules): an entry is made in a private directory and published with one
+# rename, an entry another build published is never removed, and an entry is used only when
+# it, and the directories above it, belong to the building user (or root) and are not
+# writable by anyone else; otherwise it is ignored and the probes run in a private directory.
 set -euo pipefail
 
 probes_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,14 +42,43 @@ uts=$kdir/include/generated/utsrelease.h
 release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$uts")
 [ -n "$release" ] || die "cannot read the kernel release from $uts"
 
+# trusted_dir DIR - DIR is a directory owned by this user or root, not writable by group or
+# others (sticky world-writable /tmp-like dirs are not trusted either).
+trusted_dir() {
+	local owner mode
+	[ -d "$1" ] && [ ! -L "$1" ] || return 1
+	read -r owner mode < <(stat -c '%u %a' "$1") || return 1
+	[ "$owner" -eq "$(id -u)" ] || [ "$owner" -eq 0 ] || return 1
+	[ $((8#$mode & 8#022)) -eq 0 ]
+}
+
+# make_cache_dir DIR - create DIR (and missing parents) with mode 0755, whatever the umask.
+make_cache_dir() {
+	(umask 022 && mkdir -p "$1") 2>/dev/null
+}
+
 if [ -n "${CDEV_COMPAT_CACHE:-}" ]; then
 	cache=$CDEV_COMPAT_CACHE
-elif mkdir -p /var/cache/cdev-compat 2>/dev/null && [ -w /var/cache/cdev-compat ]; then
-	cache=/var/cache/cdev-compat
 else
-	cache=${XDG_CACHE_HOME:-$HOME/.cache}/cdev-compat
+	if [ -f "$probes_dir/../../debian/control" ]; then
+		cache=/var/cache/cdev-compat-dev
+	else
+		cache=/var/cache/cdev-compat
+	fi
+	if ! make_cache_dir "$cache/probes" || [ ! -w "$cache/probes" ]; then
+		cache=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/cdev-compat
+	fi
 fi
-mkdir -p "$cache/probes" || die "cannot create the probe cache $cache/probes"
+make_cache_dir "$cache/probes" || die "cannot create the probe cache $cache/probes"
+trusted=1
+for d in "$cache" "$cache/probes"; do
+	if ! trusted_dir "$d"; then
+		printf '%s: warning: not using the probe cache %s: %s is not owned by uid %s or root, or is writable by others\n' \
+			"$me" "$cache/probes" "$d" "$(id -u)" >&2
+		trusted=0
+		break
+	fi
+done
 
 shopt -s nullglob
 sources=("$probes_dir"/*.c)
@@ -56,12 +94,33 @@ key=$({
 } | sha256sum | cut -c1-16)
 entry=$cache/probes/$release-$key
 
-if [ -f "$entry/cdev_compat_probes.h" ]; then
-	printf '%s\n' "$entry"
-	exit 0
+# usable_entry DIR - a complete result that nobody else could have written into.
+usable_entry() {
+	local f owner mode
+	trusted_dir "$1" || return 1
+	[ -f "$1/cdev_compat_probes.h" ] || return 1
+	for f in "$1/cdev_compat_probes.h" "$1/probes.txt"; do
+		[ -f "$f" ] && [ ! -L "$f" ] || return 1
+		read -r owner mode < <(stat -c '%u %a' "$f") || return 1
+		{ [ "$owner" -eq "$(id -u)" ] || [ "$owner" -eq 0 ]; } && [ $((8#$mode & 8#022)) -eq 0 ] || return 1
+	done
+}
+
+if [ "$trusted" -eq 1 ] && [ -e "$entry" ]; then
+	if usable_entry "$entry"; then
+		printf '%s\n' "$entry"
+		exit 0
+	fi
+	printf '%s: warning: ignoring the probe cache entry %s (incomplete, or not owned by uid %s or root, or writable by others); probing again\n' \
+		"$me" "$entry" "$(id -u)" >&2
+	trusted=0
 fi
 
-work=$(mktemp -d "$cache/probes/.work.XXXXXX")
+if [ "$trusted" -eq 1 ]; then
+	work=$(mktemp -d "$cache/probes/.work.XXXXXX")
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/cdev-compat-probes.XXXXXX")
+fi
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/logs"
 names=()
@@ -80,7 +139,11 @@ override cmd_cc_o_c = $(CC) $(c_flags) -c -o $@ $< \
 	2>$(obj)/logs/$(patsubst probe-%.o,%,$(notdir $@)).log
 KBUILD
 
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=${CDEV_COMPAT_JOBS:-1}
+case "$jobs" in
+0) jobs=$(nproc 2>/dev/null || echo 2) ;;
+*[!0-9]* | '') die "CDEV_COMPAT_JOBS='$jobs' is not a number" ;;
+esac
 objs=()
 for name in "${names[@]}"; do
 	objs+=("probe-$name.o")
@@ -114,11 +177,11 @@ for name in "${names[@]}"; do
 	fi
 done
 
-# Keep the logs whatever happens: move the work dir into place.
-rm -rf "$entry"
-mv "$work" "$entry"
+# The work dir becomes the result dir (kept whatever happens: it holds the logs).
 trap - EXIT
-rm -f "$entry"/*.o "$entry"/.*.cmd "$entry"/*.c "$entry/Kbuild"
+rm -f "$work"/*.o "$work"/.*.cmd "$work"/*.c "$work/Kbuild" "$work"/.*.d "$work"/*.mod* \
+	"$work"/modules.order "$work"/Module.symvers
+entry=$work
 
 log_of() {
 	if [ -s "$entry/logs/$1.log" ]; then
@@ -156,9 +219,21 @@ for set in "${sets[@]}"; do
 done
 if [ "$failed" -ne 0 ]; then
 	rm -f "$entry/header.tmp"
+	chmod -R go+rX,go-w "$entry"
 	printf '%s: all logs kept in %s (Kbuild output: %s)\n' "$me" "$entry/logs" "$entry/logs/kbuild.log" >&2
 	exit 1
 fi
 printf '\n#endif /* CDEV_COMPAT_PROBES_H */\n' >>"$entry/header.tmp"
 mv "$entry/header.tmp" "$entry/cdev_compat_probes.h"
+chmod -R go+rX,go-w "$entry"
+final=$cache/probes/$release-$key
+if [ "$trusted" -eq 1 ]; then
+	# Publish with one rename; if a concurrent build published first, use its entry.
+	if mv -T "$entry" "$final" 2>/dev/null; then
+		entry=$final
+	elif usable_entry "$final"; then
+		rm -rf "$entry"
+		entry=$final
+	fi
+fi
 printf '%s\n' "$entry"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Size figure for make bench: the same device on the cdev-compat helpers, with nodes. */
+#define CDEV_COMPAT_DEFINE_HELPERS
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <cdev_compat.h>
@@ -17,7 +18,7 @@ static int __init bench_init(void)
 
 	if (ret)
 		return ret;
-	ret = cdev_compat_create_nodes(&bench_region, NULL, 0600, "bench%u");
+	ret = cdev_compat_create_nodes(&bench_region, NULL, 0600, "bench");
 	if (ret)
 		cdev_compat_unregister(&bench_region);
 	return ret;

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cdev-compat wrapper for <linux/fs.h>, first on the include path in a force-included
- * build (compat/cdev-compat.mk, CDEV_COMPAT_FORCE_INCLUDE=y; the backports technique).
+ * cdev-compat wrapper for <linux/fs.h>, first on the include path of every build through
+ * compat/cdev-compat.mk (NOSTDINC_FLAGS; the backports technique).
  *
- * It includes the kernel's own <linux/fs.h> and then the unregister_chrdev() macros, at
- * the point where the driver includes it, after the driver's own pr_fmt. In redirect mode
- * the register helpers follow.
+ * It includes the kernel's own <linux/fs.h>; in a force-included build
+ * (CDEV_COMPAT_FORCE_INCLUDE) it then adds the unregister_chrdev() macros, at the point where
+ * the driver includes the kernel's declarations, after the driver's own pr_fmt. In redirect
+ * mode (CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV) it adds all of <cdev_compat.h>. Otherwise it
+ * adds nothing.
  */
 #include_next <linux/fs.h>
 
+#if defined(CDEV_COMPAT_FORCE_INCLUDE) || defined(CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV)
 #ifndef CDEV_COMPAT_WRAP_LINUX_FS_H
 #define CDEV_COMPAT_WRAP_LINUX_FS_H
-#include <cdev_compat_unregister.h>
 #ifdef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
 #include <cdev_compat.h>
+#else
+#include <cdev_compat_unregister.h>
+#endif
 #endif
 #endif
