@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cdev-compat helpers against the userspace model of the kernel in mock-kernel/, as
+ * the first file of a two-file module (helpers_b.c is the second): range checks at the
+ * edges of dev_t and CHRDEV_MAJOR_MAX; register/unregister on a handle, spilling ranges,
+ * the inode->i_cdev step; a handle that is still registered or still open is refused; a
+ * region freed at run time through its parent kobject; device nodes by name prefix;
+ * class_create() in both spellings; redirect mode registering in one file and unregistering
+ * in the other, unregistering while a file is open, the owner, a miss; and no leak at the
+ * end. Built with AddressSanitizer: a cdev freed while a file holds it is a reported
+ * use-after-free. One TAP line per check, unbuffered.
+ */
+#define CDEV_COMPAT_DEFINE_HELPERS
+#define CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
+#include <linux/fs.h>
+#include <cdev_compat.h>
+
+#include "helpers_b.h"
+
+static int failures;
+
+static void check(int cond, const char *fmt, ...) __printf(2, 3);
+static void check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok - %d-arg, class_create %s: ", cond ? "" : "not ", MOCK_ARGS,
+	       MOCK_CLASS_OWNER ? "(owner, name)" : "(name)");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (!cond)
+		printf(" [last kernel message: %s]", mock_last_msg);
+	printf("\n");
+	failures += !cond;
+}
+
+static const struct file_operations fops = { .owner = NULL };
+
+static void test_ranges(void)
+{
+	static const struct {
+		unsigned int major, baseminor, count;
+		int want;
+		const char *what;
+	} cases[] = {
+		{ 0, 0, 0, -EINVAL, "a zero count" },
+		{ 512, 0, 1, -EINVAL, "major CHRDEV_MAJOR_MAX" },
+		{ 4095, MINORMASK - 1, 2, -EINVAL, "a range ending at the top of dev_t" },
+		{ 4095, MINORMASK, 2, -EINVAL, "a range past the top of dev_t" },
+		{ 511, MINORMASK, 1, 0, "the last minor of the largest major" },
+		{ 511, MINORMASK - 1, 2, 0, "a range ending at the largest major's last minor" },
+		{ 511, MINORMASK, 2, -EINVAL, "a range running past the largest major" },
+		{ 10, MINORMASK, 2, 0, "a fixed range spilling into the next major" },
+		{ 10, MINORMASK + 1, 1, -EINVAL, "a base minor beyond MINORMASK" },
+		{ 0, 0, MINORMASK + 1, 0, "a dynamic major's every minor" },
+		{ 0, 1, MINORMASK + 1, -EINVAL, "a dynamic range over one major" },
+		{ 0, 0, 0xffffffffU, -EINVAL, "a huge dynamic count" },
+		{ 10, 0, 0xffffffffU, -EINVAL, "a huge fixed count" },
+	};
+	unsigned int i;
+	int got;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = cdev_compat_check_range("t", cases[i].major, cases[i].baseminor,
+					      cases[i].count);
+		check(got == cases[i].want, "check_range: %s (%u, %u, %u): %d, want %d",
+		      cases[i].what, cases[i].major, cases[i].baseminor, cases[i].count, got,
+		      cases[i].want);
+	}
+}
+
+static void test_register(void)
+{
+	struct cdev_compat_region r = { 0 }, s = { 0 };
+	struct inode *in;
+	int ret;
+
+	ret = cdev_compat_register(&r, 100, MINORMASK - 1, 4, "spill", &fops);
+	check(ret == 0 && mock_regions() == 2 && mock_mapped() == 1,
+	      "register 100:%u+4 spills into major 101 (%d, %d ranges)", MINORMASK - 1, ret,
+	      mock_regions());
+	check(r.cdev.owner == THIS_MODULE, "the cdev's owner is the calling module");
+	in = mock_open(MKDEV(101, 1));
+	check(in && cdev_compat_region_of(in) == &r && cdev_compat_index(in) == 3,
+	      "open 101:1 finds the region at index 3 (%u)", in ? cdev_compat_index(in) : 0);
+	check(mock_this_module.refs == 1, "an open file holds the module");
+	if (in)
+		mock_close(in);
+	ret = cdev_compat_register(&s, 101, 0, 1, "clash", &fops);
+	check(ret == -EBUSY && mock_regions() == 2, "a clash is -EBUSY and leaves nothing (%d)",
+	      ret);
+	cdev_compat_unregister(&r);
+	check(mock_regions() == 0 && mock_mapped() == 0 && !r.count,
+	      "unregister by handle removes both majors' ranges and the map");
+	cdev_compat_unregister(&r);
+	check(mock_regions() == 0, "unregistering again does nothing");
+
+	ret = cdev_compat_register_chrdev(&r, 0, "dyn", &fops);
+	check(ret == 254 && cdev_compat_major(&r) == 254,
+	      "register_chrdev shape, major 0: returns the allocated major (%d)", ret);
+	ret = cdev_compat_register_chrdev(&r, 0, "dyn", &fops);
+	check(ret == -EBUSY && mock_regions() == 1 && mock_mapped() == 1,
+	      "registering a handle that is still registered is -EBUSY and changes nothing (%d)",
+	      ret);
+	cdev_compat_unregister(&r);
+	ret = cdev_compat_register_chrdev(&r, 200, "fixed", &fops);
+	check(ret == 0 && cdev_compat_major(&r) == 200,
+	      "register_chrdev shape, fixed major: returns 0 (%d)", ret);
+	cdev_compat_unregister(&r);
+}
+
+static void test_open_across_unregister(void)
+{
+	struct cdev_compat_region r = { 0 };
+	struct inode *in;
+	int ret;
+
+	cdev_compat_register(&r, 0, 0, 1, "held", &fops);
+	in = mock_open(r.first);
+	cdev_compat_unregister(&r);
+	check(mock_mapped() == 0 && !mock_open(r.first),
+	      "after unregister no new open finds the device");
+	ret = cdev_compat_register(&r, 0, 0, 1, "held", &fops);
+	check(ret == -EBUSY && mock_regions() == 0,
+	      "registering the handle while a file still holds its cdev is -EBUSY (%d)", ret);
+	if (in)
+		mock_close(in);
+	check(kref_read(&r.cdev.kobj.kref) == 0, "the last close releases the cdev");
+	ret = cdev_compat_register(&r, 0, 0, 1, "held", &fops);
+	check(ret == 0, "after the last close the handle registers again (%d)", ret);
+	cdev_compat_unregister(&r);
+}
+
+struct obj {
+	struct kobject kobj;
+	struct cdev_compat_region r;
+};
+
+static int obj_released;
+
+static void obj_release(struct kobject *kobj)
+{
+	obj_released++;
+	kfree(container_of(kobj, struct obj, kobj));
+}
+
+static void test_parent(void)
+{
+	struct obj *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct inode *in;
+
+	kobject_init_mock(&o->kobj, obj_release);
+	o->r.parent = &o->kobj;
+	cdev_compat_register(&o->r, 0, 0, 2, "parent", &fops);
+	in = mock_open(MKDEV(cdev_compat_major(&o->r), 1));
+	cdev_compat_unregister(&o->r);
+	kobject_put(&o->kobj);
+	check(!obj_released, "a region freed at run time waits for the last close (parent)");
+	if (in)
+		mock_close(in);
+	check(obj_released == 1, "the last close frees the object through its release()");
+}
+
+static void test_nodes(void)
+{
+	struct cdev_compat_region r = { 0 }, one = { 0 }, big = { 0 };
+	int ret;
+
+	cdev_compat_register(&r, 0, 5, 3, "nodes", &fops);
+	ret = cdev_compat_create_nodes(&r, NULL, 0640, "n%s");
+	check(ret == 0 && mock_find_device("n%s5") && mock_find_device("n%s7") &&
+	      mock_devices_alive == 3,
+	      "nodes are <prefix><minor>, and the prefix is never a format (%d)", ret);
+	check(mock_find_device("n%s6") && mock_find_device("n%s6")->devt == MKDEV(254, 6),
+	      "each node has its own device number");
+	cdev_compat_register(&one, 0, 0, 1, "one", &fops);
+	ret = cdev_compat_create_nodes(&one, "oneclass", 0, "single");
+	check(ret == 0 && mock_find_device("single"), "a region of one minor gets exactly the prefix");
+	cdev_compat_unregister(&r);
+	cdev_compat_unregister(&one);
+	check(mock_devices_alive == 0 && mock_classes_alive == 0 && !r.devs,
+	      "unregister removes the nodes and the class");
+	cdev_compat_register(&big, 300, 0, CDEV_COMPAT_MAX_NODES + 1, "big", &fops);
+	ret = cdev_compat_create_nodes(&big, NULL, 0, "big");
+	check(ret == -E2BIG && mock_devices_alive == 0 && mock_classes_alive == 0 && big.count,
+	      "more than CDEV_COMPAT_MAX_NODES nodes is -E2BIG; the region stays (%d)", ret);
+	cdev_compat_unregister(&big);
+	ret = cdev_compat_create_nodes(&big, NULL, 0, "big");
+	check(ret == -EINVAL, "nodes for an unregistered region: -EINVAL (%d)", ret);
+}
+
+static int owner_evals;
+
+static struct module *owner(void)
+{
+	owner_evals++;
+	return THIS_MODULE;
+}
+
+static void test_class_create(void)
+{
+	struct class *c2, *c1;
+
+	mock_class_owner = NULL;
+	c2 = class_create(owner(), "two");
+	check(!IS_ERR(c2) && owner_evals == 1 &&
+	      mock_class_owner == (MOCK_CLASS_OWNER ? THIS_MODULE : NULL),
+	      "class_create(owner, name) works, evaluating the owner once");
+	c1 = class_create("one");
+	check(!IS_ERR(c1) && mock_class_owner == (MOCK_CLASS_OWNER ? THIS_MODULE : NULL),
+	      "class_create(name) works (owner THIS_MODULE where the kernel takes one)");
+	class_destroy(c2);
+	class_destroy(c1);
+}
+
+static void test_redirect(void)
+{
+	struct inode *in;
+	int maj, kmaj;
+
+	maj = b_register(0, &fops);
+	in = maj > 0 ? mock_open(MKDEV(maj, 7)) : NULL;
+	check(in && cdev_compat_redirect_serves(in) && in->i_cdev->owner == THIS_MODULE,
+	      "redirect: register_chrdev() in one file, a cdev owned by the module (%d)", maj);
+	if (in)
+		mock_close(in);
+	mock_msgs = 0;
+	unregister_chrdev(maj, "b_dev");
+	check(mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0 && !mock_msgs,
+	      "redirect: unregister_chrdev() in the other file finds it and frees everything");
+
+	maj = register_chrdev(0, "here", &fops);
+	in = mock_open(MKDEV(maj, 0));
+	b_unregister(maj);
+	check(mock_mapped() == 0 && mock_regions() == 0 && mock_cdevs_alive == 1,
+	      "redirect: unregistered while open, the cdev lives on for the open file");
+	if (in)
+		mock_close(in);
+	check(mock_cdevs_alive == 0 && mock_this_module.refs == 0,
+	      "redirect: the last close frees the cdev and drops the module");
+
+	maj = b_register_range(0, 16, 4, &fops);
+	__unregister_chrdev(maj, 16, 4);
+	check(maj > 0 && mock_regions() == 0 && mock_mapped() == 0,
+	      "redirect: __register_chrdev() there, 3-argument __unregister_chrdev() here");
+	maj = b_register_range(0, 16, 4, &fops);
+	__unregister_chrdev(maj, 16, 4, "b_range");
+	check(maj > 0 && mock_regions() == 0 && mock_mapped() == 0,
+	      "redirect: 4-argument __unregister_chrdev()");
+
+	kmaj = (__register_chrdev)(0, 0, 256, "kernel", &fops);
+	mock_msgs = 0;
+	unregister_chrdev(kmaj, "kernel");
+	check(mock_msgs == 1 && strstr(mock_last_msg, "did not register") &&
+	      mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0,
+	      "redirect: a range the kernel registered warns and goes to the kernel");
+
+	maj = register_chrdev(600, "toobig", &fops);
+	check(maj == -EINVAL && mock_regions() == 0, "redirect: major 600 is -EINVAL (%d)", maj);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	test_ranges();
+	test_register();
+	test_open_across_unregister();
+	test_parent();
+	test_nodes();
+	test_class_create();
+	test_redirect();
+	check(mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0 &&
+	      mock_allocs == 0 && mock_devices_alive == 0 && mock_classes_alive == 0 &&
+	      mock_this_module.refs == 0,
+	      "nothing left: %d ranges, %d mapped, %d cdevs, %d allocations", mock_regions(),
+	      mock_mapped(), mock_cdevs_alive, mock_allocs);
+	return failures ? 1 : 0;
+}
