@@ -8,11 +8,21 @@
  *	registers a test region through /dev/cdev_shim_ctl; prints id=N major=M minor=m, or
  *	error=ENAME and exits 1; with "faulty", sets /proc/self/make-it-fail just before the
  *	ioctl, so that armed fault injection hits the registration path and nothing else
+ *   cdev-shim-test register-readonly MAJOR BASEMINOR COUNT NODES
+ *	the same request from a read-only page, so the driver cannot write the answer back:
+ *	prints error=EFAULT (and the region must not stay registered)
  *   cdev-shim-test faultloop MAJOR BASEMINOR COUNT NODES ATTEMPTS
  *	sets /proc/self/make-it-fail, then tries ATTEMPTS registrations (each success is
  *	unregistered at once); prints attempts=N ok=N enomem=N other=N, and exits 1 if any
  *	attempt failed with another errno than ENOMEM (named on stderr)
  *   cdev-shim-test unregister ID
+ *   cdev-shim-test reuse ID UNREGISTER_FIRST
+ *	registers test region ID's handle again (CDEV_SHIM_IOC_REUSE): after unregistering it
+ *	when UNREGISTER_FIRST is 1, while it is registered when 0; prints ok, or error=ENAME
+ *	and exits 1
+ *   cdev-shim-test redirect 0|1
+ *	unregisters (0) or registers (1) the redirect device at run time; prints major=M, or
+ *	error=ENAME and exits 1
  *   cdev-shim-test bench PATH ITERATIONS
  *	prints open_close_ns=X read1_ns=Y (per operation, averaged over ITERATIONS)
  *   cdev-shim-test stress PATH THREADS ITERATIONS
@@ -27,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +54,9 @@ static const char *errname(int e)
 	case ENXIO: return "ENXIO";
 	case ENODEV: return "ENODEV";
 	case EEXIST: return "EEXIST";
+	case EPERM: return "EPERM";
+	case E2BIG: return "E2BIG";
+	case EFAULT: return "EFAULT";
 	default: return "OTHER";
 	}
 }
@@ -127,6 +141,32 @@ static int cmd_register(char **argv, int faulty)
 	return 0;
 }
 
+static int cmd_register_readonly(char **argv)
+{
+	struct cdev_shim_region_req *req;
+	int fd = ctl_fd();
+
+	req = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (req == MAP_FAILED) {
+		perror("cdev-shim-test: mmap");
+		return 2;
+	}
+	req->major = num(argv[0]);
+	req->baseminor = num(argv[1]);
+	req->count = num(argv[2]);
+	req->nodes = num(argv[3]);
+	if (mprotect(req, 4096, PROT_READ)) {
+		perror("cdev-shim-test: mprotect");
+		return 2;
+	}
+	if (ioctl(fd, CDEV_SHIM_IOC_REGISTER, req)) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	printf("registered from a read-only page\n");
+	return 0;
+}
+
 static int cmd_faultloop(char **argv)
 {
 	struct cdev_shim_region_req req;
@@ -166,6 +206,35 @@ static int cmd_unregister(const char *id_s)
 		printf("error=%s\n", errname(errno));
 		return 1;
 	}
+	return 0;
+}
+
+static int cmd_reuse(const char *id_s, const char *unreg_s)
+{
+	struct cdev_shim_reuse_req req = {
+		.id = num(id_s), .unregister_first = num(unreg_s),
+	};
+	int fd = ctl_fd();
+
+	if (ioctl(fd, CDEV_SHIM_IOC_REUSE, &req)) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
+
+static int cmd_redirect(const char *on_s)
+{
+	__u32 on = num(on_s);
+	int fd = ctl_fd(), ret;
+
+	ret = ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &on);
+	if (ret < 0) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	printf("major=%d\n", ret);
 	return 0;
 }
 
@@ -274,16 +343,24 @@ int main(int argc, char **argv)
 		return cmd_register(argv + 2, 0);
 	if (argc == 7 && !strcmp(argv[1], "register") && !strcmp(argv[6], "faulty"))
 		return cmd_register(argv + 2, 1);
+	if (argc == 6 && !strcmp(argv[1], "register-readonly"))
+		return cmd_register_readonly(argv + 2);
 	if (argc == 7 && !strcmp(argv[1], "faultloop"))
 		return cmd_faultloop(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "unregister"))
 		return cmd_unregister(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "reuse"))
+		return cmd_reuse(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "redirect"))
+		return cmd_redirect(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "bench"))
 		return cmd_bench(argv[2], num(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "stress"))
 		return cmd_stress(argv[2], num(argv[3]), num(argv[4]));
 	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES [faulty] |\n"
+		"       register-readonly MAJOR BASEMINOR COUNT NODES |\n"
 		"       faultloop MAJOR BASEMINOR COUNT NODES ATTEMPTS |\n"
-		"       unregister ID | bench PATH N | stress PATH THREADS N\n");
+		"       unregister ID | reuse ID 0|1 | redirect 0|1 | bench PATH N |\n"
+		"       stress PATH THREADS N\n");
 	return 2;
 }

@@ -53,10 +53,10 @@ whoami_is() {
 	ktap_ok "$name"
 }
 
-# Dynamic major, count 1.
+# Dynamic major, count 1: the node is named by the prefix alone.
 if reg dynamic_count_1 0 0 1 1; then
-	wait_for 5 test -c "/dev/cdev_shim_t${ID}_0"
-	whoami_is dynamic_count_1_node "/dev/cdev_shim_t${ID}_0" "dev=cdev_shim_t$ID" minor=0 index=0
+	wait_for 5 test -c "/dev/cdev_shim_t${ID}"
+	whoami_is dynamic_count_1_node "/dev/cdev_shim_t${ID}" "dev=cdev_shim_t$ID" minor=0 index=0
 	dyn=$MAJ
 	unreg "$ID"
 	# Fixed major: the one just freed.

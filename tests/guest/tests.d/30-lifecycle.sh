@@ -92,6 +92,7 @@ bad_params() {
 }
 bad_params bad_param_count_zero 'minor count is 0' count=0
 bad_params bad_param_major_beyond_dev_t 'major 5000 is beyond the largest major' major=5000
-bad_params bad_param_major_beyond_chrdev_max 'is greater than the maximum' major=600
-bad_params bad_param_past_last_dev_t 'run past the last device number' major=4095 baseminor=1048575 count=2
+bad_params bad_param_major_beyond_chrdev_max 'major 600 is beyond the largest major 511' major=600
+bad_params bad_param_past_largest_major 'run past the largest major 511' major=511 baseminor=1048575 count=2
+bad_params bad_param_top_of_dev_t 'major 4095 is beyond the largest major 511' major=4095 baseminor=1048574 count=2
 ktap_done

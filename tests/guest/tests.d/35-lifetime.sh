@@ -1,0 +1,131 @@
+#!/bin/bash
+# Lifetimes (issue 12), on kernels booted with slub_debug=FZPU page_poison=1, so that memory
+# used after it was freed reads as poison and oopses instead of passing silently:
+# - redirect mode, unregistered at run time while a file is open, then the file closed (the
+#   cdev must outlive the registration: cdev_alloc(), freed by its kobject);
+# - redirect mode across two files (registered in one, unregistered in another): after the
+#   module is gone, its major must be gone and an open of its old node must fail with ENXIO;
+# - a handle registered again while still registered, or while a file still holds its cdev,
+#   is refused (-EBUSY); after the last close it registers again;
+# - the edges of the device number space: a range ending at the top of dev_t or past major
+#   511 is -EINVAL (it once registered nothing and mapped a cdev anyway), one ending at the
+#   last minor of major 511 works;
+# - the control device: CAP_SYS_ADMIN only; a request whose answer cannot be copied back
+#   leaves no region behind.
+# The kernel log must show no oops, BUG, poison or refcount report from any of it.
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
+. "$(dirname "$0")/../lib/ktap.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/shim.sh disable=SC1091
+. "$(dirname "$0")/../lib/shim.sh"
+
+mark="cdev-compat-test: 35-lifetime start $$"
+echo "$mark" >/dev/kmsg
+ktap_check load shim_load
+before=$(chrdevs)
+node=/dev/cdev_shim_test_lifetime
+
+# --- redirect: unregister while open, then close ---------------------------------------
+rmaj=$(major_of cdev_shim_redirect)
+if [ -z "$rmaj" ]; then
+	ktap_fail redirect_registered "no cdev_shim_redirect in /proc/devices"
+else
+	rm -f "$node"
+	mknod "$node" c "$rmaj" 0
+	exec 5<"$node"
+	out=$("$SHIM_TEST" redirect 0)
+	expect redirect_unregistered_while_open "redirect 0: '$out'; /proc/devices: $(major_of cdev_shim_redirect)" \
+		test -z "$(major_of cdev_shim_redirect)" -a "$out" = "major=0"
+	if head -c 100 <&5 >/dev/null 2>&1; then
+		ktap_ok redirect_open_file_still_reads
+	else
+		ktap_fail redirect_open_file_still_reads "read on the file opened before the unregister failed"
+	fi
+	exec 5<&-
+	ktap_ok redirect_closed_after_unregister
+	err=$(head -c 1 "$node" 2>&1 >/dev/null)
+	expect redirect_node_enxio_after_unregister "open of the old node: '$err'" \
+		grep -q 'No such device or address' <<<"$err"
+	out=$("$SHIM_TEST" redirect 1)
+	rmaj=$(field major "$out")
+	expect redirect_registered_again "redirect 1: '$out'" test -n "$rmaj" -a "${rmaj:-0}" -gt 0
+	rm -f "$node"
+fi
+
+# --- a handle that is still registered, or still open --------------------------------
+out=$("$SHIM_TEST" register 0 0 1 0)
+id=$(field id "$out") maj=$(field major "$out")
+if [ -z "$id" ]; then
+	ktap_fail reuse_setup "register 0 0 1 0: $out"
+else
+	out=$("$SHIM_TEST" reuse "$id" 0)
+	expect reuse_while_registered_ebusy "reuse $id 0: '$out'" test "$out" = "error=EBUSY"
+	n=$(chrdevs | awk -v m="$maj" '$1 == m' | wc -l)
+	expect reuse_while_registered_changes_nothing "$n lines for major $maj" test "$n" -eq 1
+	rm -f "$node"
+	mknod "$node" c "$maj" 0
+	exec 5<"$node"
+	out=$("$SHIM_TEST" reuse "$id" 1)
+	expect reuse_while_open_ebusy "reuse $id 1 with the node open: '$out'" test "$out" = "error=EBUSY"
+	exec 5<&-
+	rm -f "$node"
+	out=$("$SHIM_TEST" register 0 0 1 0)
+	id=$(field id "$out")
+	out=$("$SHIM_TEST" reuse "$id" 1)
+	expect reuse_after_last_close_ok "reuse $id 1, nothing open: '$out'" test "$out" = ok
+	"$SHIM_TEST" unregister "$id" >/dev/null
+fi
+
+# --- the edges of the device number space -----------------------------------------------
+out=$("$SHIM_TEST" register 4095 1048574 2 0)
+expect top_of_dev_t_einval "register 4095:1048574+2 (ends at 0xffffffff): '$out'" test "$out" = "error=EINVAL"
+out=$("$SHIM_TEST" register 511 1048575 2 0)
+expect past_largest_major_einval "register 511:1048575+2: '$out'" test "$out" = "error=EINVAL"
+out=$("$SHIM_TEST" register 0 0 1048577 0)
+expect dynamic_over_one_major_einval "register 0:0+1048577: '$out'" test "$out" = "error=EINVAL"
+out=$("$SHIM_TEST" register 511 1048574 2 1)
+id=$(field id "$out")
+if [ -z "$id" ]; then
+	ktap_fail largest_major_last_minors "register 511:1048574+2: '$out'"
+else
+	if wait_for 5 test -c /dev/cdev_shim_t"${id}"_1048575; then
+		who=$("$SHIM_TEST" whoami /dev/cdev_shim_t"${id}"_1048575)
+		expect largest_major_last_minors "whoami: '$who'" \
+			test "$(field major "$who")" = 511 -a "$(field minor "$who")" = 1048575 -a "$(field index "$who")" = 1
+	else
+		ktap_fail largest_major_last_minors "/dev/cdev_shim_t${id}_1048575 never appeared"
+	fi
+	"$SHIM_TEST" unregister "$id" >/dev/null
+fi
+
+# --- the control device -----------------------------------------------------------------
+chmod 0666 /dev/cdev_shim_ctl
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	"$SHIM_TEST" register 0 0 1 0 2>&1)
+chmod 0600 /dev/cdev_shim_ctl
+expect ctl_needs_cap_sys_admin "as nobody: '$out'" test "$out" = "error=EPERM"
+snap=$(chrdevs)
+out=$("$SHIM_TEST" register-readonly 0 0 1 0)
+expect ctl_efault_leaves_no_region "register-readonly: '$out'; /proc/devices: $(diff <(echo "$snap") <(chrdevs) | tr '\n' ' ')" \
+	test "$out" = "error=EFAULT" -a "$(chrdevs)" = "$snap"
+
+# --- redirect across two files: nothing of it outlives the module ---------------------
+rmaj=$(major_of cdev_shim_redirect)
+ktap_check unload shim_unload
+expect redirect_gone_after_unload "/proc/devices still lists cdev_shim_redirect" \
+	test -z "$(major_of cdev_shim_redirect)"
+if [ -n "$rmaj" ]; then
+	rm -f "$node"
+	mknod "$node" c "$rmaj" 0
+	err=$(head -c 1 "$node" 2>&1 >/dev/null)
+	expect redirect_unmapped_after_unload "open of major $rmaj after the unload: '$err'" \
+		grep -q 'No such device or address' <<<"$err"
+	rm -f "$node"
+fi
+expect proc_devices_restored "$(diff <(echo "$before") <(chrdevs) | grep -v cdev_shim | tr '\n' ' ')" \
+	test -z "$(diff <(echo "$before") <(chrdevs) | grep '^[<>]' | grep -v ' cdev_shim')"
+
+log=$(dmesg | sed -n "/$mark/,\$p")
+bad=$(grep -E 'BUG|Oops|general protection|Poison overwritten|refcount_t|use-after-free|WARNING:|Object padding|Redzone' <<<"$log" | head -n 3)
+expect kernel_log_clean "${bad:-clean}" test -z "$bad"
+ktap_done
