@@ -1,8 +1,9 @@
 #!/bin/bash
-# Build cdev-compat-dkms_<version>_all.deb (what `make deb` runs). The build happens in a copy
-# under build/deb/, so the source tree is never written; the .deb lands in build/ (or --outdir).
-# The .deb is then checked: lintian -EvIL +pedantic must print no tag, and no #MODULE_VERSION#
-# may be left in it.
+# Build cdev-compat-dkms_<version>_all.deb and cdev-compat-test-dkms_<version>_all.deb (what
+# `make deb` runs). The build happens in a copy under build/deb/, so the source tree is never
+# written. Both .debs are checked before they are published: lintian -EvIL +pedantic must print
+# no tag, and no #MODULE_VERSION# may be left in them; only then do they land in build/ (or
+# --outdir), where a previous build's .debs are replaced. Prints their paths, user package first.
 #
 # Usage: scripts/build-deb.sh [--version DEBVER] [--outdir DIR] [--no-lintian]
 #   --version DEBVER  build with an extra debian/changelog entry DEBVER on top (tests use it to
@@ -26,7 +27,8 @@ need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintia
 start=$(date +%s.%N)
 
 # The package is made of these paths only.
-paths=(debian dkms.conf compat shim scripts/cdev-compat-migrate docs/cdev-compat-migrate.1)
+paths=(debian dkms.conf compat shim scripts/cdev-compat-migrate docs/cdev-compat-migrate.1
+	docs/vendors.md docs/migration.md docs/image-builders.md)
 for p in "${paths[@]}"; do
 	[ -e "$CDEV_TOP/$p" ] || die "$p is missing: the package needs ${paths[*]}"
 done
@@ -64,25 +66,34 @@ sde=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Timestamp)
 find "$work/src" -exec touch -h -d "@$sde" {} +
 
 debver=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Version)
-deb=cdev-compat-dkms_${debver#*:}_all.deb
-log "building $deb in $work"
+debs=("cdev-compat-dkms_${debver#*:}_all.deb" "cdev-compat-test-dkms_${debver#*:}_all.deb")
+log "building ${debs[*]} in $work (log $work/build.log)"
 (cd "$work/src" && dpkg-buildpackage -b --no-sign) >"$work/build.log" 2>&1 ||
 	die "dpkg-buildpackage failed; see $work/build.log"
-mv "$work/$deb" "$outdir/$deb"
 
-# No placeholder may survive anywhere: control files, maintainer scripts, payload.
-mkdir -p "$work/extract"
-dpkg-deb -R "$outdir/$deb" "$work/extract"
-if grep -rl '#MODULE_VERSION#\|#CDEV_VERSION#' "$work/extract"; then
-	die "$deb still contains a version placeholder (files above)"
-fi
+for deb in "${debs[@]}"; do
+	[ -f "$work/$deb" ] || die "dpkg-buildpackage made no $deb; see $work/build.log"
+	# No placeholder may survive anywhere: control files, maintainer scripts, payload.
+	rm -rf "$work/extract"
+	mkdir -p "$work/extract"
+	dpkg-deb -R "$work/$deb" "$work/extract"
+	if grep -rl '#MODULE_VERSION#\|#CDEV_VERSION#' "$work/extract"; then
+		die "$deb still contains a version placeholder (files above)"
+	fi
+done
 
 if [ "$lintian" = 1 ]; then
-	lintian -EvIL +pedantic "$outdir/$deb" >"$work/lintian.log" 2>&1 || true
+	lintian -EvIL +pedantic "${debs[@]/#/$work/}" >"$work/lintian.log" 2>&1 || true
 	if grep -E '^[EWIPXO]: ' "$work/lintian.log" >&2; then
-		die "lintian -EvIL +pedantic is not clean on $deb (full log: $work/lintian.log)"
+		die "lintian -EvIL +pedantic is not clean on ${debs[*]} (full log: $work/lintian.log); nothing published"
 	fi
-	log "lintian -EvIL +pedantic: clean"
+	log "lintian -EvIL +pedantic: clean on ${debs[*]}"
 fi
-log "$outdir/$deb built in $(elapsed "$start")s"
-printf '%s\n' "$outdir/$deb"
+
+# Publish: only checked packages, replacing what an earlier build left.
+rm -f "$outdir"/cdev-compat-dkms_*_all.deb "$outdir"/cdev-compat-test-dkms_*_all.deb
+for deb in "${debs[@]}"; do
+	mv "$work/$deb" "$outdir/$deb"
+done
+log "${debs[*]} built in $(elapsed "$start")s"
+printf '%s\n' "${debs[@]/#/$outdir/}"
