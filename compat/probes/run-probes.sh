@@ -137,6 +137,8 @@ cat >"$work/Kbuild" <<'KBUILD'
 ccflags-y += -Werror
 override cmd_cc_o_c = $(CC) $(c_flags) -c -o $@ $< \
 	2>$(obj)/logs/$(patsubst probe-%.o,%,$(notdir $@)).log
+# What the probes were compiled with, for the record (and the cross-build test).
+$(shell printf 'SRCARCH=%s\nCC=%s\n' '$(SRCARCH)' '$(CC)' >$(obj)/logs/toolchain.txt)
 KBUILD
 
 jobs=${CDEV_COMPAT_JOBS:-1}
@@ -148,6 +150,7 @@ objs=()
 for name in "${names[@]}"; do
 	objs+=("probe-$name.o")
 done
+printf 'JOBS=%s\nMAKE_ARGS=%s\n' "$jobs" "$*" >"$work/logs/jobs.txt"
 # Kbuild before 5.12 builds a single object of an external module only if it is a target.
 printf 'targets += %s\n' "${objs[@]}" >>"$work/Kbuild"
 set +e

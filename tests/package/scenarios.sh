@@ -13,12 +13,13 @@
 # from its result; run.sh runs independent ones side by side.
 # shellcheck disable=SC2034 # used by run.sh
 SCENARIOS=(
-	"t_deb||make deb: cdev-compat-dkms .deb builds, lintian -EvIL +pedantic clean, no version placeholder"
+	"t_deb||make deb: cdev-compat-dkms and cdev-compat-test-dkms .debs build, lintian -EvIL +pedantic clean, no version placeholder; the user package has no test device"
 	"t_chroot||bookworm root with 6.1 and bookworm-backports 6.12 headers ready; no module loading possible in it"
-	"t_install|t_deb t_chroot|apt install ./cdev-compat-dkms_*.deb: dkms status installed for 6.1 and 6.12, modinfo version = package version"
+	"t_install|t_deb t_chroot|apt install ./cdev-compat-dkms_*.deb: dkms status installed for 6.1 and 6.12, an inert probe-record module (no init, no parameter); then the test package: cdev_shim for both"
+	"t_unsupported|t_deb t_chroot|a third kernel whose headers fit no probe variant: both packages still configure, the module is built for the two others, the failing kernel is named with its kept make.log"
 	"t_upgrade|t_install|upgrade to a newer version: both kernels installed with the new version (dkms 3.0.10 rebuilds only the newest)"
 	"t_remove|t_install|apt remove leaves no module"
-	"t_purge|t_install|apt purge leaves nothing under /usr/src, /var/lib/dkms or /var/cache/cdev-compat"
+	"t_purge|t_install|apt purge leaves nothing under /usr/src, /var/lib/dkms, /var/cache/cdev-compat or /var/log/cdev-compat-dkms"
 	"t_noheaders|t_deb t_chroot|no headers: clear message, package configures; headers installed later: the kernel hook builds it, exit 0"
 	"t_autopkgtest|t_deb t_chroot|/usr/lib/dkms/dkms-autopkgtest passes for both kernels"
 	"t_vendor|t_install|vendor example builds against /usr/share/cdev-compat (dkms with BUILD_DEPENDS, and plain make as a user)"
@@ -28,6 +29,10 @@ SCENARIOS=(
 
 PKG=cdev-compat-dkms
 DKMS_NAME=cdev-compat
+MODULE=cdev_compat_probes
+TPKG=cdev-compat-test-dkms
+TDKMS_NAME=cdev-compat-test
+TMODULE=cdev_shim
 
 pass() { printf 'PASS: %s\n' "$*"; }
 fail() {
@@ -43,30 +48,38 @@ check() {
 	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 
-# apt_deb ROOT DEB OUT - apt install a .deb file in ROOT, output (also) into OUT; returns apt's status.
+# apt_deb ROOT DEB OUT [DEB...] - apt install .deb files in ROOT, output (also) into OUT;
+# returns apt's status.
 apt_deb() {
-	local root=$1 deb=$2 out=$3 rc=0
+	local root=$1 deb=$2 out=$3 rc=0 d args=()
+	shift 3
 	mkdir -p "$root/tmp/debs"
-	cp "$deb" "$root/tmp/debs/"
-	in_root "$root" apt-get install -y "/tmp/debs/${deb##*/}" >"$out" 2>&1 || rc=$?
+	for d in "$deb" "$@"; do
+		cp "$d" "$root/tmp/debs/"
+		args+=("/tmp/debs/${d##*/}")
+	done
+	in_root "$root" apt-get install -y "${args[@]}" >"$out" 2>&1 || rc=$?
 	grep -v '^(Reading database' "$out" || true
 	return "$rc"
 }
 
-# dkms_installed ROOT VERSION KVER - cdev-compat VERSION is installed for KVER.
+# dkms_installed ROOT VERSION KVER [DKMS-NAME] - cdev-compat (or DKMS-NAME) VERSION is installed
+# for KVER.
 dkms_installed() {
-	in_root "$1" dkms status -m "$DKMS_NAME" -v "$2" -k "$3" | grep -q ': installed'
+	in_root "$1" dkms status -m "${4:-$DKMS_NAME}" -v "$2" -k "$3" | grep -q ': installed'
 }
 
-# module_files ROOT [KVER] - the cdev_shim module files under /lib/modules (paths inside ROOT).
+# module_files ROOT [KVER] - the cdev-compat module files (probe-record and test devices) under
+# /lib/modules (paths inside ROOT).
 module_files() {
-	(cd "$1" && find "lib/modules/${2:-}" -name 'cdev_shim.ko*' 2>/dev/null) || true
+	(cd "$1" && find "lib/modules/${2:-}" \( -name "$MODULE.ko*" -o -name "$TMODULE.ko*" \) 2>/dev/null) || true
 }
 
-# modinfo_field ROOT KVER FIELD - FIELD of the cdev_shim installed for KVER.
+# modinfo_field ROOT KVER FIELD [MODULE] - FIELD of the cdev_compat_probes (or MODULE)
+# installed for KVER.
 modinfo_field() {
 	local f
-	f=$(module_files "$1" "$2" | head -n1)
+	f=$( (cd "$1" && find "lib/modules/$2" -name "${4:-$MODULE}.ko*" 2>/dev/null) | head -n1)
 	[ -n "$f" ] || return 1
 	in_root "$1" modinfo -F "$3" "/$f"
 }
@@ -80,7 +93,7 @@ run_out() {
 
 # dkms_lists ROOT [VERSION] - dkms status shows some cdev-compat (VERSION).
 dkms_lists() {
-	in_root "$1" dkms status -m "$DKMS_NAME" ${2:+-v "$2"} | grep -q .
+	in_root "$1" dkms status -m "${3:-$DKMS_NAME}" ${2:+-v "$2"} | grep -q .
 }
 
 no_modload() {
@@ -101,8 +114,8 @@ installed_root() {
 		note "starting from the install scenario's result"
 	else
 		root_new "$1" headers
-		note "no install snapshot: installing $DEB1 first"
-		apt_deb "$ROOT" "$DEB1" "$RUN_DIR/$1.pre.out" >/dev/null || fail "installing $DEB1"
+		note "no install snapshot: installing $DEB1 and $DEB1T first"
+		apt_deb "$ROOT" "$DEB1" "$RUN_DIR/$1.pre.out" "$DEB1T" >/dev/null || fail "installing $DEB1 $DEB1T"
 		tree_list "$ROOT" >"$RUN_DIR/pre-install.list.$1"
 	fi
 }
@@ -110,7 +123,8 @@ installed_root() {
 # tree_list ROOT - what the purge check compares: every path under /usr/src and /var/lib/dkms,
 # the probe cache, and any cdev_shim module.
 tree_list() {
-	(cd "$1" && find usr/src var/lib/dkms var/cache/cdev-compat usr/share/cdev-compat 2>/dev/null | sort) || true
+	(cd "$1" && find usr/src var/lib/dkms var/cache/cdev-compat var/log/cdev-compat-dkms \
+		usr/share/cdev-compat usr/libexec/cdev-compat 2>/dev/null | sort) || true
 	module_files "$1"
 }
 
@@ -119,23 +133,35 @@ tree_list() {
 t_deb() {
 	local d
 	if [ -n "${CDEV_DEB:-}" ]; then
-		d=$CDEV_DEB
-		note "testing the given $d"
+		d=$(printf '%s\n' "$CDEV_DEB" "${CDEV_DEB/cdev-compat-dkms_/cdev-compat-test-dkms_}")
+		note "testing the given $CDEV_DEB and its test package"
 	else
 		d=$("$CDEV_TOP/scripts/build-deb.sh")
 	fi
-	[ -f "$d" ] || fail "no .deb at $d"
 	printf '%s\n' "$d" >"$RUN_DIR/deb1"
-	pass "built $d"
+	check "two packages: $(tr '\n' ' ' <"$RUN_DIR/deb1")" test "$(grep -c . "$RUN_DIR/deb1")" -eq 2
+	while read -r d; do
+		[ -f "$d" ] || fail "no .deb at $d"
+		pass "built $d"
+	done <"$RUN_DIR/deb1"
+	d=$(sed -n 1p "$RUN_DIR/deb1")
+	check "the first is cdev-compat-dkms" test "$(dpkg-deb -f "$d" Package)" = "$PKG"
+	dpkg-deb -c "$d" | awk '{ print $6 }' >"$RUN_DIR/user-package.list"
+	check "the user package ships no test device source (no shim, no cdev_shim)" \
+		not grep -q -e shim -e cdev_shim "$RUN_DIR/user-package.list"
+	check "its DKMS source is the probe-record module only" \
+		test "$(grep -c '\.c$' <(grep '^./usr/src/' "$RUN_DIR/user-package.list" | grep -v '/probes/'))" -eq 1
+	check "the test package depends on the user package of the same version" \
+		grep -q "cdev-compat-dkms (= $(dpkg-deb -f "$d" Version))" \
+		<(dpkg-deb -f "$(sed -n 2p "$RUN_DIR/deb1")" Depends)
 	# The upgrade target: the same tree with a bumped changelog version, built in a copy.
 	local v1 v2
 	v1=$(dpkg-deb -f "$d" Version)
 	v2=${v1%-*}+test1-1
-	d=$("$CDEV_TOP/scripts/build-deb.sh" --version "$v2" --outdir "$RUN_DIR/debs" --no-lintian)
-	printf '%s\n' "$d" >"$RUN_DIR/deb2"
-	pass "built $d (upgrade target)"
-	check "no dkms.conf placeholder in the .deb" \
-		sh -c "dpkg-deb --fsys-tarfile '$(cat "$RUN_DIR/deb1")' | tar -xOf - --wildcards '*/dkms.conf' | grep -q '^PACKAGE_VERSION=\"${v1%-*}\"'"
+	"$CDEV_TOP/scripts/build-deb.sh" --version "$v2" --outdir "$RUN_DIR/debs" --no-lintian >"$RUN_DIR/deb2"
+	check "built the upgrade target: $(tr '\n' ' ' <"$RUN_DIR/deb2")" test "$(grep -c . "$RUN_DIR/deb2")" -eq 2
+	check "no dkms.conf placeholder in the .debs" \
+		sh -c "for d in $(tr '\n' ' ' <"$RUN_DIR/deb1"); do dpkg-deb --fsys-tarfile \$d | tar -xOf - --wildcards '*/dkms.conf' | grep -q '^PACKAGE_VERSION=\"${v1%-*}\"' || exit 1; done"
 }
 
 # Set by the scenarios below from the files t_deb wrote.
@@ -143,8 +169,11 @@ load_debs() {
 	if [ ! -s "$RUN_DIR/deb1" ] || [ ! -s "$RUN_DIR/deb2" ]; then
 		fail "no .deb to test (the build scenario failed)"
 	fi
-	DEB1=$(cat "$RUN_DIR/deb1")
-	DEB2=$(cat "$RUN_DIR/deb2")
+	DEB1=$(sed -n 1p "$RUN_DIR/deb1")
+	DEB1T=$(sed -n 2p "$RUN_DIR/deb1")
+	DEB2=$(sed -n 1p "$RUN_DIR/deb2")
+	DEB2T=$(sed -n 2p "$RUN_DIR/deb2")
+	if [ ! -f "$DEB1T" ] || [ ! -f "$DEB2T" ]; then fail "no test package .deb"; fi
 	V1=$(dpkg-deb -f "$DEB1" Version)
 	V1=${V1%-*}
 	V2=$(dpkg-deb -f "$DEB2" Version)
@@ -179,35 +208,104 @@ t_install() {
 	load_debs
 	root_new "$SCEN" headers
 	tree_list "$ROOT" >"$RUN_DIR/pre-install.list"
-	local out=$RUN_DIR/$SCEN.apt.out k v log t0 t1
+	local out=$RUN_DIR/$SCEN.apt.out k v log t0 t1 f
 	check "apt install ./${DEB1##*/} succeeds" apt_deb "$ROOT" "$DEB1" "$out"
-	check "dpkg: install ok installed" \
+	check "dpkg: $PKG install ok installed" \
 		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' "$PKG")" = "install ok installed"
 	in_root "$ROOT" dkms status
 	for k in "$KOLD" "$KNEW"; do
 		check "dkms status: $DKMS_NAME/$V1 installed for $k" dkms_installed "$ROOT" "$V1" "$k"
 		v=$(modinfo_field "$ROOT" "$k" version)
-		check "modinfo version for $k is $V1 (got '$v')" test "$v" = "$V1"
+		check "modinfo version of $MODULE for $k is $V1 (got '$v')" test "$v" = "$V1"
 		v=$(modinfo_field "$ROOT" "$k" vermagic)
-		check "module for $k is built for $k (vermagic '$v')" test "${v%% *}" = "$k"
+		check "$MODULE for $k is built for $k (vermagic '$v')" test "${v%% *}" = "$k"
+		v=$(modinfo_field "$ROOT" "$k" cdev_compat_unregister_args)
+		check "$MODULE for $k records the probed unregister_chrdev arity 2 (got '$v')" test "$v" = 2
+		v=$(modinfo_field "$ROOT" "$k" parm)
+		check "$MODULE for $k has no module parameter (got '$v')" test -z "$v"
+		f=$( (cd "$ROOT" && find "lib/modules/$k" -name "$MODULE.ko*") | head -n1)
+		v=$(in_root "$ROOT" sh -c "xz -dcf '/$f' >/tmp/m.ko && nm /tmp/m.ko" | grep -cw -e init_module -e cleanup_module || true)
+		check "$MODULE for $k has no init or exit function ($v found)" test "$v" -eq 0
 		check "dkms autoinstall -k $k exits 0" in_root "$ROOT" dkms autoinstall -k "$k"
 		# per-kernel build time: make.log starts with the date, its copy is written at the end
 		log=$ROOT/var/lib/dkms/$DKMS_NAME/$V1/$k/x86_64/log/make.log
 		if [ -f "$log" ]; then
 			t0=$(date -d "$(sed -n 2p "$log")" +%s)
 			t1=$(stat -c %Y "$log")
-			printf 'dkms build of cdev_shim for %s: %ss (make.log)\n' "$k" "$((t1 - t0))" >>"$RUN_DIR/build-times"
+			printf 'dkms build of %s for %s: %ss (make.log)\n' "$MODULE" "$k" "$((t1 - t0))" >>"$RUN_DIR/build-times"
 		fi
 	done
+	check "the user package installed no test device module" test -z "$( (cd "$ROOT" && find lib/modules -name "$TMODULE.ko*"))"
 	check "sources at /usr/src/$DKMS_NAME-$V1" test -f "$ROOT/usr/src/$DKMS_NAME-$V1/dkms.conf"
 	check "vendor fragment at /usr/share/cdev-compat" test -f "$ROOT/usr/share/cdev-compat/cdev-compat.mk"
 	check "cdev-compat-migrate --help runs" run_out "$RUN_DIR/$SCEN.migrate.out" in_root "$ROOT" cdev-compat-migrate --help
+	check "probe cache /var/cache/cdev-compat is mode 0755, owned by root" \
+		test "$(stat -c '%a %u' "$ROOT/var/cache/cdev-compat" "$ROOT/var/cache/cdev-compat/probes" | sort -u)" = "755 0"
+	# The test devices, as a test image installs them.
+	check "apt install ./${DEB1T##*/} succeeds" apt_deb "$ROOT" "$DEB1T" "$RUN_DIR/$SCEN.apt-test.out"
+	for k in "$KOLD" "$KNEW"; do
+		check "dkms status: $TDKMS_NAME/$V1 installed for $k" dkms_installed "$ROOT" "$V1" "$k" "$TDKMS_NAME"
+		v=$(modinfo_field "$ROOT" "$k" version "$TMODULE")
+		check "modinfo version of $TMODULE for $k is $V1 (got '$v')" test "$v" = "$V1"
+	done
 	check "nothing tried to load a module" no_modload "$ROOT"
 	if [ -f "$ROOT/var/lib/dkms/mok.key" ]; then
 		note "dkms generated /var/lib/dkms/mok.key on the first build (the signing trap; see t_signing)"
 	fi
 	# Everything passed: later scenarios start from this state (copy-on-write).
 	printf '%s\n' "$RUN_DIR/$SCEN/upper" >"$RUN_DIR/snapshot.ok"
+}
+
+# fake_kernel ROOT KVER FROM - a kernel KVER in ROOT whose headers are a copy of FROM's with
+# neither unregister_chrdev() arity: no probe variant of that set compiles (boot files as a
+# linux-image package leaves them, so dkms treats it like the others).
+fake_kernel() {
+	local root=$1 kver=$2 from=$3 common
+	common=$(sed -n 's#^include /usr/src/\(linux-headers-[^/]*\)/Makefile$#\1#p' "$root/usr/src/linux-headers-$from/Makefile")
+	[ -n "$common" ] || fail "cannot find the -common headers of $from"
+	cp -a "$root/usr/src/$common" "$root/usr/src/linux-headers-$kver-common"
+	cp -a "$root/usr/src/linux-headers-$from" "$root/usr/src/linux-headers-$kver"
+	sed -i "s#^include /usr/src/$common/Makefile\$#include /usr/src/linux-headers-$kver-common/Makefile#" \
+		"$root/usr/src/linux-headers-$kver/Makefile"
+	sed -i "s/\"$from\"/\"$kver\"/" "$root/usr/src/linux-headers-$kver/include/generated/utsrelease.h"
+	sed -i 's/^static inline void unregister_chrdev(unsigned int major, const char \*name)$/static inline void unregister_chrdev(unsigned int major, const char *name, int unsupported)/' \
+		"$root/usr/src/linux-headers-$kver-common/include/linux/fs.h"
+	grep -q 'int unsupported)' "$root/usr/src/linux-headers-$kver-common/include/linux/fs.h" ||
+		fail "could not make $kver's headers unsupported"
+	mkdir -p "$root/lib/modules/$kver"
+	ln -s "/usr/src/linux-headers-$kver" "$root/lib/modules/$kver/build"
+	cp "$root/boot/config-$from" "$root/boot/config-$kver"
+}
+
+t_unsupported() {
+	load_debs
+	root_new "$SCEN" headers
+	local bad=6.1.0-99-unsupported out=$RUN_DIR/$SCEN.apt.out k log
+	fake_kernel "$ROOT" "$bad" "$KOLD"
+	pass "kernel $bad: $KOLD's headers with a three-argument unregister_chrdev()"
+	check "apt install ./${DEB1##*/} succeeds with an unsupported kernel installed" \
+		apt_deb "$ROOT" "$DEB1" "$out"
+	check "dpkg: $PKG install ok installed (not half-configured)" \
+		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' "$PKG")" = "install ok installed"
+	in_root "$ROOT" dkms status
+	for k in "$KOLD" "$KNEW"; do
+		check "dkms status: $DKMS_NAME/$V1 installed for $k" dkms_installed "$ROOT" "$V1" "$k"
+	done
+	check "dkms status: not installed for $bad" not dkms_installed "$ROOT" "$V1" "$bad"
+	check "the postinst names the kernel that failed" \
+		grep -q "cdev-compat-dkms: ERROR: $DKMS_NAME/$V1 does not build for kernel $bad" "$out"
+	log=/var/log/cdev-compat-dkms/$DKMS_NAME-$V1-$bad.make.log
+	check "and keeps its make.log at $log" test -s "$ROOT$log"
+	check "which says which probe set fits no variant" grep -q 'no variant of "unregister_chrdev" compiles' "$ROOT$log"
+	check "the apt output quotes that cause" grep -q 'no variant of "unregister_chrdev" compiles' "$out"
+	check "apt install ./${DEB1T##*/} succeeds too" apt_deb "$ROOT" "$DEB1T" "$RUN_DIR/$SCEN.apt-test.out"
+	check "dpkg: $TPKG install ok installed" \
+		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' "$TPKG")" = "install ok installed"
+	for k in "$KOLD" "$KNEW"; do
+		check "dkms status: $TDKMS_NAME/$V1 installed for $k" dkms_installed "$ROOT" "$V1" "$k" "$TDKMS_NAME"
+	done
+	check "apt sees nothing broken (apt-get check)" in_root "$ROOT" apt-get check
+	check "nothing tried to load a module" no_modload "$ROOT"
 }
 
 t_upgrade() {
@@ -220,7 +318,7 @@ t_upgrade() {
 	printf '#!/bin/sh\n# cdev-compat test: a build host with an older kernel\n[ "$1" = -r ] && { echo 5.10.0-30-amd64; exit 0; }\nexec /usr/bin/uname "$@"\n' \
 		>"$ROOT/usr/local/bin/uname"
 	chmod 755 "$ROOT/usr/local/bin/uname"
-	check "apt install ./${DEB2##*/} (upgrade $V1 -> $V2) succeeds" apt_deb "$ROOT" "$DEB2" "$out"
+	check "apt install ./${DEB2##*/} ./${DEB2T##*/} (upgrade $V1 -> $V2) succeeds" apt_deb "$ROOT" "$DEB2" "$out" "$DEB2T"
 	building=$(grep -m1 '^Building for' "$out" | tr -d '\r' || true)
 	check "trap reproduced: dkms' own postinst builds only the newest ('$building')" \
 		test "$building" = "Building for $KNEW"
@@ -229,12 +327,14 @@ t_upgrade() {
 	in_root "$ROOT" dkms status
 	for k in "$KOLD" "$KNEW"; do
 		check "$DKMS_NAME/$V2 installed for $k" dkms_installed "$ROOT" "$V2" "$k"
+		check "$TDKMS_NAME/$V2 installed for $k" dkms_installed "$ROOT" "$V2" "$k" "$TDKMS_NAME"
 		v=$(modinfo_field "$ROOT" "$k" version)
 		check "modinfo version for $k is $V2 (got '$v')" test "$v" = "$V2"
 	done
 	check "no trace of $V1 in dkms status" not dkms_lists "$ROOT" "$V1"
-	check "old sources gone" test ! -e "$ROOT/usr/src/$DKMS_NAME-$V1"
-	check "one module file per kernel" test "$(module_files "$ROOT" | wc -l)" -eq 2
+	check "no trace of $V1 of the test package in dkms status" not dkms_lists "$ROOT" "$V1" "$TDKMS_NAME"
+	check "old sources gone" test ! -e "$ROOT/usr/src/$DKMS_NAME-$V1" -a ! -e "$ROOT/usr/src/$TDKMS_NAME-$V1"
+	check "one module file per kernel and package" test "$(module_files "$ROOT" | wc -l)" -eq 4
 	check "nothing tried to load a module" no_modload "$ROOT"
 }
 
@@ -242,12 +342,14 @@ t_remove() {
 	load_debs
 	installed_root "$SCEN"
 	local k
-	check "apt remove $PKG succeeds" in_root "$ROOT" apt-get remove -y "$PKG"
-	check "no cdev_shim module file under /lib/modules" test -z "$(module_files "$ROOT")"
+	check "apt remove $TPKG $PKG succeeds" in_root "$ROOT" apt-get remove -y "$TPKG" "$PKG"
+	check "no cdev-compat module file under /lib/modules" test -z "$(module_files "$ROOT")"
 	for k in "$KOLD" "$KNEW"; do
-		check "modules.dep of $k does not name cdev_shim" not grep -q cdev_shim "$ROOT/lib/modules/$k/modules.dep"
+		check "modules.dep of $k names neither module" \
+			not grep -q -e "$MODULE" -e "$TMODULE" "$ROOT/lib/modules/$k/modules.dep"
 	done
 	check "dkms status knows no $DKMS_NAME" not dkms_lists "$ROOT"
+	check "dkms status knows no $TDKMS_NAME" not dkms_lists "$ROOT" "" "$TDKMS_NAME"
 	check "nothing tried to load a module" no_modload "$ROOT"
 }
 
@@ -256,15 +358,15 @@ t_purge() {
 	installed_root "$SCEN"
 	local pre=$RUN_DIR/pre-install.list
 	[ -f "$RUN_DIR/pre-install.list.$SCEN" ] && pre=$RUN_DIR/pre-install.list.$SCEN
-	check "apt purge $PKG succeeds" in_root "$ROOT" apt-get purge -y "$PKG"
+	check "apt purge $TPKG $PKG succeeds" in_root "$ROOT" apt-get purge -y "$TPKG" "$PKG"
 	tree_list "$ROOT" >"$RUN_DIR/$SCEN.post.list"
 	# dkms' own signing key pair (made by the first build of any module) is dkms' state, not ours.
 	diff "$pre" "$RUN_DIR/$SCEN.post.list" | grep '^>' | grep -v -x -e '> var/lib/dkms/mok.key' -e '> var/lib/dkms/mok.pub' \
 		>"$RUN_DIR/$SCEN.left" || true
 	cat "$RUN_DIR/$SCEN.left"
-	check "nothing left under /usr/src, /var/lib/dkms, /var/cache/cdev-compat, /usr/share/cdev-compat" \
+	check "nothing left under /usr/src, /var/lib/dkms, /var/cache/cdev-compat, /var/log/cdev-compat-dkms, /usr/share/cdev-compat, /usr/libexec/cdev-compat" \
 		test ! -s "$RUN_DIR/$SCEN.left"
-	check "dpkg forgot the package" not in_root "$ROOT" dpkg-query -W "$PKG"
+	check "dpkg forgot both packages" not in_root "$ROOT" dpkg-query -W "$PKG" "$TPKG"
 }
 
 t_noheaders() {
@@ -274,7 +376,7 @@ t_noheaders() {
 	check "no kernel headers in this root" test -z "$(find "$ROOT/lib/modules" -maxdepth 2 -name build 2>/dev/null)"
 	check "apt install ./${DEB1##*/} succeeds without headers" apt_deb "$ROOT" "$DEB1" "$out"
 	check "dkms' misleading 'Building for' line is there (the trap)" grep -q '^Building for' "$out"
-	check "the package says clearly that nothing was built" grep -q 'cdev_shim module was NOT built' "$out"
+	check "the package says clearly that nothing was built" grep -q "$DKMS_NAME was NOT built: no kernel has its headers" "$out"
 	check "dpkg: install ok installed" \
 		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' "$PKG")" = "install ok installed"
 	check "dkms has the sources (added)" test "$(in_root "$ROOT" dkms status -m "$DKMS_NAME")" = "$DKMS_NAME/$V1: added"
@@ -336,8 +438,8 @@ t_vendor() {
 		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp/vhome \
 		make -C /tmp/vendor KDIR="/lib/modules/$KNEW/build"
 	check "vendor_chardev.ko is there" test -f "$ROOT/tmp/vendor/vendor_chardev.ko"
-	check "it was compiled with /usr/share/cdev-compat's header force-included" \
-		grep -q -- '-include /usr/share/cdev-compat/include/cdev_compat.h' "$ROOT/tmp/vendor/.vendor_chardev.o.cmd"
+	check "it was compiled with /usr/share/cdev-compat's wrappers first and force-include on" \
+		grep -q -- '-I/usr/share/cdev-compat/wrap .*-DCDEV_COMPAT_FORCE_INCLUDE' "$ROOT/tmp/vendor/.vendor_chardev.o.cmd"
 	after=$(cd "$ROOT" && find usr/share/cdev-compat -printf '%p %s %T@\n' | sort | sha256sum)
 	check "/usr/share/cdev-compat was not written by the builds" test "$before" = "$after"
 	check "dkms autoinstall -k $KOLD exits 0 with both modules" in_root "$ROOT" dkms autoinstall -k "$KOLD"

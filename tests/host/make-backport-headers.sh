@@ -1,0 +1,43 @@
+#!/bin/bash
+# make-backport-headers.sh - a "backport-patched" 6.1 headers tree, as some distributions ship
+# (RHEL 9.4 did): a copy of the installed Debian 6.1 headers (linux-headers-amd64) whose
+# class_create() has 6.4's form (commit 1aaba11da9aa: no owner argument, a plain function)
+# while the version stays 6.1, so a driver's LINUX_VERSION_CODE test picks the wrong spelling.
+# Prints the tree's build dir. Compile tests only: nothing built against it is ever loaded.
+#
+# Cached under $CDEV_COMPAT_CACHE/backport-headers/, keyed by the headers package version and
+# this script.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+twoarg=$(headers_twoarg)
+flavour=$(basename "$twoarg")
+version=$(dpkg-query -W -f='${Version}' "$flavour")
+key=$({ printf '%s\n%s\n' "$flavour" "$version"; cat "${BASH_SOURCE[0]}"; } | sha256sum | cut -c1-16)
+top=$CDEV_COMPAT_CACHE/backport-headers/$flavour-$key
+if [ -f "$top/.complete" ]; then
+	printf '%s\n' "$top/$flavour"
+	exit 0
+fi
+
+rm -rf "$top"
+kdir=$(clone_headers "$twoarg" "$top")
+common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
+class_h=$common/include/linux/device/class.h
+# 6.1's macro and the declaration behind it, replaced by 6.4's declaration.
+python3 - "$class_h" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+macro = re.search(r'#define class_create\(owner, name\)\s*\\\n(?:.*\\\n)*.*\n', s)
+if not macro:
+    sys.exit("no class_create(owner, name) macro in " + p)
+s = s[:macro.start()] + "struct class * __must_check class_create(const char *name);\n" + s[macro.end():]
+open(p, "w").write(s)
+PY
+grep -q '^struct class \* __must_check class_create(const char \*name);$' "$class_h" ||
+	die "could not give $class_h 6.4's class_create()"
+touch "$top/.complete"
+log "backport-patched headers: $kdir ($flavour $version, class_create(name) of 6.4)"
+printf '%s\n' "$kdir"
