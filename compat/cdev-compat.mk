@@ -34,11 +34,8 @@ cdev-compat-toolchain := ARCH SUBARCH CROSS_COMPILE CC LD AR NM OBJCOPY OBJDUMP 
 	STRIP LLVM LLVM_IAS HOSTCC HOSTCXX HOSTLD KCFLAGS KCPPFLAGS
 cdev-compat-quote = '$(subst ','\'',$(1))'
 cdev-compat-probe-args := $(foreach v,$(cdev-compat-toolchain),$(if $(filter command line environment environment override override,$(origin $(v))),$(call cdev-compat-quote,$(v)=$($(v)))))
-# The caller's job count: -jN from MAKEFLAGS, all cores for a bare -j, else one job.
-cdev-compat-jobs := $(patsubst -j%,%,$(lastword $(filter -j%,$(MAKEFLAGS))))
-cdev-compat-jobs := $(if $(cdev-compat-jobs),$(cdev-compat-jobs),$(if $(filter -j,$(MAKEFLAGS)),0,1))
-
-CDEV_COMPAT_PROBED := $(shell CDEV_COMPAT_JOBS=$(cdev-compat-jobs) $(CDEV_COMPAT_DIR)/probes/run-probes.sh $(abspath $(objtree)) $(cdev-compat-probe-args))
+# run-probes.sh takes the caller's job count from the MAKEFLAGS make exports to it.
+CDEV_COMPAT_PROBED := $(shell $(CDEV_COMPAT_DIR)/probes/run-probes.sh $(abspath $(objtree)) $(cdev-compat-probe-args))
 ifneq ($(.SHELLSTATUS),0)
 $(error cdev-compat: feature probes failed for kernel $(KERNELRELEASE) in $(abspath $(objtree)); the failed probe and its log are named above)
 endif

@@ -14,7 +14,7 @@
 # for a source checkout (so a purge never touches a developer's cache), or
 # ~/.cache/cdev-compat when that is not writable. MAKE-ARGs (ARCH=arm64 CROSS_COMPILE=...,
 # CC=clang LLVM=1, ...) are passed to the kernel's make so the probes see the same toolchain
-# as the module; CDEV_COMPAT_JOBS is the job count (0: all cores; default 1).
+# as the module; the job count is the calling make's (or CDEV_COMPAT_JOBS; 0: all cores).
 #
 # The cache is shared by concurrent builds (DKMS builds kernels in parallel; one make -j may
 # build two vendor modules): an entry is made in a private directory and published with one
@@ -141,10 +141,29 @@ override cmd_cc_o_c = $(CC) $(c_flags) -c -o $@ $< \
 $(shell printf 'SRCARCH=%s\nCC=%s\n' '$(SRCARCH)' '$(CC)' >$(obj)/logs/toolchain.txt)
 KBUILD
 
-jobs=${CDEV_COMPAT_JOBS:-1}
+# The job count: CDEV_COMPAT_JOBS if set (0: all cores); under make, the caller's (-jN in the
+# MAKEFLAGS it passes down, all cores for a bare -j, one job without -j); run alone, all cores.
+makeflags_jobs() {
+	local w
+	for w in $MAKEFLAGS; do
+		case "$w" in
+		--) break ;;
+		-j) echo 0; return ;;
+		-j[0-9]*) echo "${w#-j}"; return ;;
+		esac
+	done
+	echo 1
+}
+if [ -n "${CDEV_COMPAT_JOBS:-}" ]; then
+	jobs=$CDEV_COMPAT_JOBS
+elif [ -n "${MAKEFLAGS+x}" ]; then
+	jobs=$(makeflags_jobs)
+else
+	jobs=0
+fi
 case "$jobs" in
 0) jobs=$(nproc 2>/dev/null || echo 2) ;;
-*[!0-9]* | '') die "CDEV_COMPAT_JOBS='$jobs' is not a number" ;;
+*[!0-9]* | '') die "job count '$jobs' is not a number" ;;
 esac
 objs=()
 for name in "${names[@]}"; do

@@ -38,6 +38,8 @@ open(p, "w").write(s)
 PY
 grep -q '^struct class \* __must_check class_create(const char \*name);$' "$class_h" ||
 	die "could not give $class_h 6.4's class_create()"
+# The kernel behind such headers exports it (modpost checks modules against this list).
+printf '0x00000000\tclass_create\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' >>"$kdir/Module.symvers"
 touch "$top/.complete"
 log "backport-patched headers: $kdir ($flavour $version, class_create(name) of 6.4)"
 printf '%s\n' "$kdir"

@@ -24,10 +24,11 @@ rm -rf "$work"
 mkdir -p "$work"
 drivers=$HOST_TESTS/drivers
 src=$(source_files arch/x86/kernel/msr.c arch/x86/kernel/cpuid.c)
-export CDEV_COMPAT_CACHE=$work/cache
-
 declare -A kdir=([twoarg]=$(headers_twoarg) [onearg]=$(headers_onearg)
 	[backport]=$("$HOST_TESTS/make-backport-headers.sh"))
+arm64=$("$HOST_TESTS/make-arm64-tree.sh")
+# The probes' results: a cache of this test's own, so they run here.
+export CDEV_COMPAT_CACHE=$work/cache
 
 # The make blocks of the docs, and the C block that goes with the helpers' one.
 blocks=$work/blocks
@@ -133,7 +134,6 @@ check "cdev_shim (redirect mode in two files) has one redirect list (status $sta
 	eval '[ "$status" -eq 0 ] && [ "$lists" -eq 1 ]'
 
 # Cross builds: the probes see the target architecture and the cross compiler.
-arm64=$("$HOST_TESTS/make-arm64-tree.sh")
 for how in cmdline environment; do
 	dir=$work/cross-$how
 	mkdir -p "$dir"

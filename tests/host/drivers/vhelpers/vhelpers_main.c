@@ -38,7 +38,12 @@ static int __init vhelpers_init(void)
 	return ret;
 }
 
+static void __exit vhelpers_exit(void)
+{
+	vhelpers_remove();
+}
+
 module_init(vhelpers_init);
-module_exit(vhelpers_remove);
+module_exit(vhelpers_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("cdev-compat host test: a two-file driver on the helpers");
