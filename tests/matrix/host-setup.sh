@@ -1,8 +1,13 @@
 #!/bin/bash
 # Install what the matrix needs on the host: mkosi 24 (bookworm-backports), QEMU, reprepro,
 # a static C toolchain for the guest programs, Coccinelle and xz for the legacy drivers' tests.
-# The bookworm-backports source is written at run time from the host's own apt mirror (no host
-# name in the repository). Runnable alone.
+# Runnable alone.
+#
+# The host's apt sources are left as they are: mkosi's .deb is downloaded from
+# bookworm-backports with a private apt configuration (sources written at run time from the
+# host's own mirror, state under $CDEV_COMPAT_CACHE/host-apt), then installed with the host's
+# apt, which takes its dependencies from the host's own sources. (An earlier version of this
+# script added a bookworm-backports source to the host; that file is removed.)
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh disable=SC1091
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -16,21 +21,40 @@ mkosi_ok() {
 	[ "${v%%.*}" -ge 24 ] 2>/dev/null
 }
 
+old_src=/etc/apt/sources.list.d/cdev-compat-bookworm-backports.sources
+if [ -f "$old_src" ] && grep -q '^# Written by cdev-compat tests/matrix/host-setup.sh' "$old_src"; then
+	log "removing $old_src (an earlier version added it; the host's sources stay as they were)"
+	rm -f "$old_src"
+	apt-get update >&2 || die "apt-get update failed"
+fi
+
 if ! mkosi_ok; then
 	mirror=$(apt_mirror_debian)
-	src=/etc/apt/sources.list.d/cdev-compat-bookworm-backports.sources
-	log "adding bookworm-backports from $mirror to $src"
-	cat >"$src" <<EOS
-# Written by cdev-compat tests/matrix/host-setup.sh: mkosi 24 comes from bookworm-backports.
+	st=$CDEV_COMPAT_CACHE/host-apt
+	rm -rf "${st:?}/etc" "${st:?}/debs"
+	mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$st/lists/partial" \
+		"$st/cache/archives/partial" "$st/debs"
+	touch "$st/status"
+	cat >"$st/etc/sources.list.d/backports.sources" <<EOS
 Types: deb
 URIs: $mirror
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
-	apt-get update >&2 || die "apt-get update failed"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-		-t bookworm-backports mkosi >&2 || die "cannot install mkosi from bookworm-backports"
+	private_apt() {
+		apt-get -o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" \
+			-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1 \
+			-o Acquire::Languages=none -o APT::Sandbox::User=root "$@"
+	}
+	log "downloading mkosi from bookworm-backports ($mirror) with a private apt configuration"
+	private_apt -qq update >&2 || die "apt-get update of bookworm-backports failed"
+	(cd "$st/debs" && private_apt -qq download mkosi) >&2 || die "cannot download mkosi from bookworm-backports"
+	deb=$(find "$st/debs" -name 'mkosi_*.deb' | head -n1)
+	[ -n "$deb" ] || die "no mkosi .deb downloaded"
+	log "installing ${deb##*/} (its dependencies from the host's own sources)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$deb" >&2 ||
+		die "cannot install ${deb##*/}"
 	mkosi_ok || die "mkosi >= 24 not available after install"
 fi
 
