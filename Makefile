@@ -1,7 +1,7 @@
 # cdev-compat: the only entry point. Targets are thin; the logic lives in scripts that run alone.
 # See README.md.
 
-.PHONY: all check deb kernel matrix test bench migrate clean
+.PHONY: all check deb kernel matrix test bench migrate clean host-clean
 
 all:
 	scripts/build-shim.sh
@@ -31,3 +31,7 @@ migrate:
 
 clean:
 	rm -rf build
+
+# Undo host-setup.sh's apt source and pin (see README.md, "The two commands").
+host-clean:
+	tests/matrix/host-clean.sh

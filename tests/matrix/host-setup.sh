@@ -3,16 +3,21 @@
 # a static C toolchain for the guest programs, Coccinelle and xz for the legacy drivers' tests.
 # Runnable alone.
 #
-# The host's apt sources are left as they are: mkosi's .deb is downloaded from
-# bookworm-backports with a private apt configuration (sources written at run time from the
-# host's own mirror, state under $CDEV_COMPAT_CACHE/host-apt), then installed with the host's
-# apt, which takes its dependencies from the host's own sources. (An earlier version of this
-# script added a bookworm-backports source to the host; that file is removed.)
+# What it changes on the host, beyond installing packages: mkosi 24 needs systemd >= 254, which
+# Debian 12 has only in bookworm-backports. So it adds a bookworm-backports source (URI from the
+# host's own apt configuration) with a pin that allows only mkosi and the systemd source
+# package from it (priority 500) and nothing else (-1): apt can never take another package from
+# backports. Installing mkosi then upgrades the host's systemd packages to backports' 254.
+# `make host-clean` (tests/matrix/host-clean.sh) removes the source and the pin; the packages
+# stay installed. README.md says so in its setup section.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh disable=SC1091
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || die "run as root (apt-get install)"
+
+src=/etc/apt/sources.list.d/cdev-compat-bookworm-backports.sources
+pin=/etc/apt/preferences.d/cdev-compat-bookworm-backports.pref
 
 mkosi_ok() {
 	command -v mkosi >/dev/null 2>&1 || return 1
@@ -21,40 +26,32 @@ mkosi_ok() {
 	[ "${v%%.*}" -ge 24 ] 2>/dev/null
 }
 
-old_src=/etc/apt/sources.list.d/cdev-compat-bookworm-backports.sources
-if [ -f "$old_src" ] && grep -q '^# Written by cdev-compat tests/matrix/host-setup.sh' "$old_src"; then
-	log "removing $old_src (an earlier version added it; the host's sources stay as they were)"
-	rm -f "$old_src"
-	apt-get update >&2 || die "apt-get update failed"
-fi
-
 if ! mkosi_ok; then
 	mirror=$(apt_mirror_debian)
-	st=$CDEV_COMPAT_CACHE/host-apt
-	rm -rf "${st:?}/etc" "${st:?}/debs"
-	mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$st/lists/partial" \
-		"$st/cache/archives/partial" "$st/debs"
-	touch "$st/status"
-	cat >"$st/etc/sources.list.d/backports.sources" <<EOS
+	log "adding bookworm-backports from $mirror to $src, pinned to mkosi and systemd only ($pin)"
+	cat >"$pin" <<'EOP'
+# Written by cdev-compat tests/matrix/host-setup.sh (removed by make host-clean): from
+# bookworm-backports only mkosi and the systemd it needs, nothing else.
+Package: mkosi src:systemd
+Pin: release n=bookworm-backports
+Pin-Priority: 500
+
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: -1
+EOP
+	cat >"$src" <<EOS
+# Written by cdev-compat tests/matrix/host-setup.sh (removed by make host-clean): mkosi 24 and
+# the systemd >= 254 it needs come from bookworm-backports; $pin allows nothing else.
 Types: deb
 URIs: $mirror
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
-	private_apt() {
-		apt-get -o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" \
-			-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1 \
-			-o Acquire::Languages=none -o APT::Sandbox::User=root "$@"
-	}
-	log "downloading mkosi from bookworm-backports ($mirror) with a private apt configuration"
-	private_apt -qq update >&2 || die "apt-get update of bookworm-backports failed"
-	(cd "$st/debs" && private_apt -qq download mkosi) >&2 || die "cannot download mkosi from bookworm-backports"
-	deb=$(find "$st/debs" -name 'mkosi_*.deb' | head -n1)
-	[ -n "$deb" ] || die "no mkosi .deb downloaded"
-	log "installing ${deb##*/} (its dependencies from the host's own sources)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$deb" >&2 ||
-		die "cannot install ${deb##*/}"
+	apt-get update >&2 || die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mkosi >&2 ||
+		die "cannot install mkosi from bookworm-backports"
 	mkosi_ok || die "mkosi >= 24 not available after install"
 fi
 
