@@ -22,6 +22,7 @@
 
 typedef uint32_t u32;
 typedef uint64_t u64;
+#define U32_MAX UINT32_MAX
 typedef uint32_t mock_dev_t;
 #define dev_t mock_dev_t	/* the kernel's is 32 bits; libc's is not */
 typedef unsigned short umode_t;
