@@ -70,6 +70,33 @@ int cdev_compat_check_range(const char *name, unsigned int major,
 }
 
 /**
+ * cdev_compat_claim_range() - check a range, then register its device numbers
+ * @first: where the first device number goes
+ * @major: major number, or 0 for a dynamically allocated one
+ * @baseminor: first minor number
+ * @count: number of minors
+ * @name: name for /proc/devices
+ *
+ * cdev_compat_check_range(), then register_chrdev_region() for a fixed @major or
+ * alloc_chrdev_region() for a dynamic one.
+ *
+ * Return: 0 with *@first set, or a negative errno.
+ */
+static int cdev_compat_claim_range(dev_t *first, unsigned int major,
+				   unsigned int baseminor, unsigned int count,
+				   const char *name)
+{
+	int ret = cdev_compat_check_range(name, major, baseminor, count);
+
+	if (ret)
+		return ret;
+	*first = MKDEV(major, baseminor);
+	if (major)
+		return register_chrdev_region(*first, count, name);
+	return alloc_chrdev_region(first, baseminor, count, name);
+}
+
+/**
  * __cdev_compat_register() - register a range of device numbers and its cdev
  * @r: zeroed region handle, owned by the caller
  * @major: major number, or 0 for a dynamically allocated one
@@ -97,20 +124,12 @@ int __cdev_compat_register(struct cdev_compat_region *r, unsigned int major,
 	dev_t first;
 	int ret;
 
-	ret = cdev_compat_check_range(name, major, baseminor, count);
-	if (ret)
-		return ret;
 	if (r->count || kref_read(&r->cdev.kobj.kref)) {
 		pr_err("cdev_compat: \"%s\": the region handle is still %s\n", name,
 		       r->count ? "registered" : "in use by an open file");
 		return -EBUSY;
 	}
-
-	first = MKDEV(major, baseminor);
-	if (major)
-		ret = register_chrdev_region(first, count, name);
-	else
-		ret = alloc_chrdev_region(&first, baseminor, count, name);
+	ret = cdev_compat_claim_range(&first, major, baseminor, count, name);
 	if (ret)
 		return ret;
 
@@ -225,19 +244,12 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 	dev_t first;
 	int ret;
 
-	ret = cdev_compat_check_range(name, major, baseminor, count);
-	if (ret)
-		return ret;
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return -ENOMEM;
 
 	mutex_lock(&cdev_compat_redirect_lock);
-	first = MKDEV(major, baseminor);
-	if (major)
-		ret = register_chrdev_region(first, count, name);
-	else
-		ret = alloc_chrdev_region(&first, baseminor, count, name);
+	ret = cdev_compat_claim_range(&first, major, baseminor, count, name);
 	if (ret)
 		goto err_unlock;
 
