@@ -1,7 +1,7 @@
 # cdev-compat: the only entry point. Targets are thin; the logic lives in scripts that run alone.
 # See README.md.
 
-.PHONY: all check deb kernel matrix test bench migrate clean host-clean
+.PHONY: all check deb kernel matrix soak test bench migrate clean host-clean
 
 all:
 	scripts/build-shim.sh
@@ -15,10 +15,15 @@ deb:
 kernel:
 	kernel/build-kernel.sh
 
-# The matrix installs the .deb and boots the one-arg kernel: both are rebuilt first when
-# their inputs changed (cached otherwise).
-matrix: deb kernel
-	tests/matrix/run-matrix.sh
+# The matrix installs the .deb(s), rebuilt first when their inputs changed (cached otherwise);
+# the one-arg kernel is built (or taken from its cache) by the matrix when KERNELS has onearg.
+# make matrix: the functional suite; make matrix MODULE=DIR [MODULE_TEST=FILE]: a vendor's
+# module through every kernel; make soak: fault injection, stress, bench (systemd boot).
+matrix: deb
+	MODULE="$(MODULE)" MODULE_TEST="$(MODULE_TEST)" tests/matrix/run-matrix.sh
+
+soak: deb
+	tests/matrix/run-soak.sh
 
 test:
 	tests/run-all.sh

@@ -1,28 +1,64 @@
 #!/bin/bash
-# Matrix boots (issue 5): for each target kernel build (or reuse) a mkosi cpio image with the
-# kernel, its headers, dkms and the project's cdev-compat-dkms .deb apt-installed; boot it in
-# QEMU (direct kernel boot, TCG unless KVM passes a probe); collect the guest's KTAP; print
-# one table and write build/matrix/junit.xml. Exit status non-zero if any kernel fails.
+# The kernel matrix. For each target kernel: a mkosi cpio image (cached) with its kernel and
+# the project's .deb(s) apt-installed (DKMS); a QEMU boot; KTAP back; one table, JUnit.
 #
-#   KERNELS=bookworm,onearg tests/matrix/run-matrix.sh     (default: all five)
+#   tests/matrix/run-matrix.sh [SUITE]          make matrix (functional), make soak, make bench
+#   MODULE=DIR [MODULE_TEST=FILE] tests/matrix/run-matrix.sh
+#                                               make matrix MODULE=DIR: a vendor's module
+#
+# SUITE (lib/suites.sh): functional (default; fast path: the runner starts right after the
+# kernel), soak (fault injection, stress, bench; booted through systemd), bench.
+# A vendor run builds DIR on the host against each kernel's headers with its own compiler
+# (W=1, warnings counted), boots, loads it (its dependencies first), runs FILE (exit 0 = pass,
+# or KTAP, merged), unloads it and checks the kernel log; one cell each in the table.
 #
 # Environment:
-#   KERNELS                    comma list of bullseye,bookworm,trixie,newest,onearg
-#   CDEV_MATRIX_DEB            the .deb to install (default: newest build/cdev-compat-dkms_*_all.deb,
-#                              built with `make deb` if none); "standin" = tests/matrix/standin
+#   KERNELS                    comma list of bullseye,bookworm,trixie,newest,onearg (default: all)
+#   MODULE, MODULE_TEST        the vendor run; MODULE_TEST_TIMEOUT seconds (default 60)
+#   CDEV_MATRIX_DEB            the user .deb (default: newest build/cdev-compat-dkms_*_all.deb, and
+#                              cdev-compat-test-dkms of the same version beside it; `make deb` if
+#                              none); "standin" = tests/matrix/standin
 #   CDEV_MATRIX_KERNEL_DIR     the one-arg kernel .debs (default build/kernel; `make kernel` if empty)
-#   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600; onearg twice)
+#   CDEV_MATRIX_INIT           fast or systemd: override the suite's way into the tests
+#   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
+#                              120 + MODULE_TEST_TIMEOUT; onearg twice)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
 #   CDEV_MATRIX_SMP            vCPUs per guest (default 2)
+#   CDEV_MATRIX_SLUB_DEBUG=0   boot without slub_debug=FZPU page_poison=1 (to measure their cost)
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe
-# Outputs: build/matrix/<kernel>/{console.log,ktap.txt,mkosi.log,result.env}, build/matrix/junit.xml,
-# build/matrix/summary.txt. Images: $CDEV_COMPAT_CACHE/matrix/images/<kernel>/<key>/.
+#   CDEV_MATRIX_APPEND         more kernel command line
+# Outputs, all kept: build/matrix/<kernel>/{console.log,ktap.txt,results.tsv,result.env,qemu.cmd,
+# mkosi.log (when built),build.log (vendor)}, build/matrix/summary.{txt,md}, build/matrix/junit.xml.
+# Exit status non-zero when any row (suite) or any cell (vendor) failed.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh disable=SC1091
-. "$(dirname "$0")/../../scripts/lib.sh"
-# shellcheck source-path=SCRIPTDIR source=matrix-lib.sh disable=SC1091
-. "$(dirname "$0")/matrix-lib.sh"
+. "$here/../../scripts/lib.sh"
+# shellcheck source=lib/progress.sh
+. "$here/lib/progress.sh"
+# shellcheck source=lib/inputs.sh
+. "$here/lib/inputs.sh"
+# shellcheck source=lib/kernels.sh
+. "$here/lib/kernels.sh"
+# shellcheck source=lib/image.sh
+. "$here/lib/image.sh"
+# shellcheck source=lib/suites.sh
+. "$here/lib/suites.sh"
+# shellcheck source=lib/overlay.sh
+. "$here/lib/overlay.sh"
+# shellcheck source=lib/vendor.sh
+. "$here/lib/vendor.sh"
+# shellcheck source=lib/boot.sh
+. "$here/lib/boot.sh"
+# shellcheck source=lib/ktap.sh
+. "$here/lib/ktap.sh"
+# shellcheck source=lib/run-kernel.sh
+. "$here/lib/run-kernel.sh"
+# shellcheck source=lib/report.sh
+. "$here/lib/report.sh"
+# shellcheck source=lib/junit.sh
+. "$here/lib/junit.sh"
 
 T_RUN=$(date +%s.%N)
 ALL_KERNELS=bullseye,bookworm,trixie,newest,onearg
@@ -32,36 +68,52 @@ IFS=, read -r -a kernels <<<"$KERNELS"
 for k in "${kernels[@]}"; do
 	case ",$ALL_KERNELS," in *",$k,"*) ;; *) die "unknown kernel '$k' (known: $ALL_KERNELS)" ;; esac
 done
+SUITE=${1:-functional}
+MODULE=${MODULE:-}
+if [ -n "$MODULE" ]; then
+	MODE=vendor
+	[ "$SUITE" = functional ] || die "MODULE= is a vendor run; it takes no suite ($SUITE)"
+	INIT=${CDEV_MATRIX_INIT:-fast}
+else
+	MODE=suite
+	suite_tests "$SUITE" bookworm >/dev/null
+	INIT=$(suite_init "$SUITE")
+	[ -z "${MODULE_TEST:-}" ] || die "MODULE_TEST= needs MODULE=DIR"
+fi
 
 [ "$(id -u)" -eq 0 ] || die "run as root (mkosi and apt need it)"
 MATRIX_DIR=$BUILD_DIR/matrix
 mkdir -p "$MATRIX_DIR" "$CDEV_COMPAT_CACHE/matrix"
 exec 9>"$CDEV_COMPAT_CACHE/matrix/lock"
 flock -n 9 || { log "another matrix run holds $CDEV_COMPAT_CACHE/matrix/lock; waiting"; flock 9; }
+rm -f "$MATRIX_DIR"/summary.* "$MATRIX_DIR/junit.xml"
 
 phase "host setup"
 "$CDEV_TOP/tests/matrix/host-setup.sh"
 phase_done "host setup"
 
 phase "inputs"
-matrix_find_deb
+[ "$MODE" = suite ] || vendor_check_inputs
+matrix_find_debs
 case ",$KERNELS," in *,onearg,*) matrix_find_kernel_debs ;; esac
 matrix_build_overlay
 matrix_pick_accel
+say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INIT init, kernels $KERNELS"
 phase_done "inputs"
 
 phase "kernels"
-# Images are built one after the other; each boot starts in the background as soon as its image
-# is ready, at most CDEV_MATRIX_JOBS (default 2) guests at a time, so boots overlap the next
-# image build. Each half runs in a subshell: errexit stays on inside, and one kernel's failure
-# (recorded in build/matrix/<k>/result.env) does not stop the others.
-# The slowest guest (onearg: lockdep and kmemleak under TCG) starts first, so that the others
-# run beside it rather than after it; the report keeps the KERNELS order.
+# Kernels are prepared one after the other (image, then the tests or the vendor build); each
+# boot starts in the background as soon as its kernel is ready, at most CDEV_MATRIX_JOBS
+# (default 2) guests at a time, so boots overlap the next image build. Each half runs in a
+# subshell: errexit stays on inside, and one kernel's failure (recorded in
+# build/matrix/<k>/result.env) does not stop the others. The slowest guest (onearg: lockdep
+# and kmemleak under TCG) starts first; the report keeps the KERNELS order.
 jobs_max=${CDEV_MATRIX_JOBS:-2}
 order=()
 for k in "${kernels[@]}"; do [ "$k" != onearg ] || order+=("$k"); done
 for k in "${kernels[@]}"; do [ "$k" = onearg ] || order+=("$k"); done
 for k in "${order[@]}"; do
+	# (not "( ... ) || rc=$?": errexit would be off inside)
 	set +e
 	(
 		set -e

@@ -1,0 +1,53 @@
+#!/bin/bash
+# The fast path's PID 1 (kernel command line rdinit=/usr/lib/cdev-compat/guest/fast-init.sh):
+# instead of a systemd boot, mount what the tests use (proc, sys, devtmpfs, debugfs, run),
+# then start the runner named by cdev.run= on the command line:
+#   cdev.run=suite   run-guest-tests.sh --exit (the tests.d scripts the host appended)
+#   cdev.run=vendor  vendor/run-vendor.sh --exit (a vendor's module and test)
+# The runner makes QEMU exit with its status (isa-debug-exit). Should it return instead, this
+# reports a runner error the same way, then powers off (the host then sees "no exit status").
+# No udev: device nodes come from devtmpfs, which applies the driver's devnode() name and mode.
+set -euo pipefail
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
+
+here=/usr/lib/cdev-compat/guest
+exit_helper=/usr/lib/cdev-compat/bin/cdev-debug-exit
+
+mnt() {
+	local type=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	mountpoint -q "$dir" || mount -t "$type" "$@" "$type" "$dir"
+}
+
+mnt proc /proc -o nosuid,nodev,noexec
+mnt sysfs /sys -o nosuid,nodev,noexec
+mnt devtmpfs /dev -o nosuid,mode=0755
+exec </dev/console >/dev/console 2>&1
+mnt devpts /dev/pts -o nosuid,noexec,gid=5,mode=0620
+mnt tmpfs /dev/shm -o nosuid,nodev
+mnt tmpfs /run -o nosuid,nodev,mode=0755
+mnt tmpfs /tmp -o nosuid,nodev
+mnt debugfs /sys/kernel/debug
+[ -e /proc/sys/kernel/hostname ] && echo cdev-matrix >/proc/sys/kernel/hostname
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
+
+run=suite
+read -r -a args </proc/cmdline
+for arg in "${args[@]}"; do
+	case "$arg" in cdev.run=*) run=${arg#cdev.run=} ;; esac
+done
+echo "fast-init: $(uname -r): starting the $run runner after $(cut -d' ' -f1 /proc/uptime)s"
+rc=0
+case "$run" in
+suite) "$here/run-guest-tests.sh" --exit || rc=$? ;;
+vendor) "$here/vendor/run-vendor.sh" --exit || rc=$? ;;
+*) echo "fast-init: unknown cdev.run=$run"; rc=2 ;;
+esac
+echo "fast-init: the $run runner returned $rc without ending the guest"
+"$exit_helper" 18 || true
+echo o >/proc/sysrq-trigger
+sleep 10

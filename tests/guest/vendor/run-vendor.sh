@@ -1,0 +1,277 @@
+#!/bin/bash
+# In-guest runner of a vendor matrix run (make matrix MODULE=DIR): the host appended the
+# module(s) built for this kernel and the vendor's test under /usr/lib/cdev-compat/vendor/
+# (modules/NAME.ko, order, deps, test, test.timeout; tests/matrix/lib/vendor.sh). Prints one
+# KTAP document with four tests, the cells of the matrix table:
+#   1 load    the kernel's own modules in deps (modprobe), then the vendor's in order (insmod)
+#   2 test    the vendor's test, bounded by test.timeout: exit 0 = pass; KTAP or TAP output is
+#             merged as subtests (a "not ok" fails it); a test still running is killed: "hang"
+#   3 unload  rmmod in reverse order; each module must be gone
+#   4 log     the kernel log since the load: no WARN, BUG, Oops, KASAN, UBSAN, slab poison or
+#             redzone report, lockdep report, soft lockup, kmemleak finding (when the kernel
+#             has kmemleak), and no taint flag but O and E (out-of-tree, unsigned) added
+# Before each result, a failed cell's first error line as a "# " diagnostic. A cell that
+# cannot run (its predecessor failed) is "ok N name # SKIP why". "# cdev-vendor: stage NAME"
+# marks each start, so the host can name the cell a hung guest was in. Output goes to stdout
+# and the virtio-serial port org.cdev-compat.ktap; with --exit, QEMU exits through
+# isa-debug-exit with 16 + status (0 every cell passed, 1 a cell failed, 2 runner error).
+set -euo pipefail
+
+V=${CDEV_VENDOR_DIR:-/usr/lib/cdev-compat/vendor}
+exit_helper=/usr/lib/cdev-compat/bin/cdev-debug-exit
+port_name=org.cdev-compat.ktap
+do_exit=0
+[ "${1:-}" = --exit ] && do_exit=1
+
+finish() {
+	local status=$1
+	if [ "$do_exit" -eq 1 ]; then
+		sync
+		"$exit_helper" $((16 + status)) || true
+	fi
+	exit "$status"
+}
+trap 'finish 2' ERR
+
+find_port() {
+	local n i
+	modprobe -q virtio_console 2>/dev/null || true
+	for i in $(seq 1 50); do
+		for n in /sys/class/virtio-ports/*/name; do
+			[ -e "$n" ] || continue
+			if [ "$(cat "$n")" = "$port_name" ]; then
+				n=${n%/name}
+				printf '/dev/%s\n' "${n##*/}"
+				return 0
+			fi
+		done
+		[ "$i" -lt 5 ] || [ -d /sys/class/virtio-ports ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+port=
+if [ "$do_exit" -eq 1 ] && port=$(find_port) && [ -c "$port" ]; then
+	exec 3>"$port"
+else
+	exec 3>/dev/null
+fi
+
+emit() {
+	printf '%s\n' "$@"
+	printf '%s\n' "$@" >&3
+}
+
+# result N NAME STATE [WHY] - STATE ok|fail|skip; WHY is the first error line or skip reason.
+failed=0
+result() {
+	case "$3" in
+	ok) emit "ok $1 $2" ;;
+	skip) emit "ok $1 $2 # SKIP ${4:-}" ;;
+	*)
+		[ -z "${4:-}" ] || emit "# $4"
+		emit "not ok $1 $2"
+		failed=$((failed + 1))
+		;;
+	esac
+}
+
+stage() {
+	emit "# cdev-vendor: stage $1"
+	echo "cdev-vendor: stage $1" >/dev/kmsg 2>/dev/null || true
+}
+
+# first_line FILE [PATTERN] - the first line of FILE matching PATTERN (ERE, case-insensitive),
+# else its last non-empty line.
+first_line() {
+	local l
+	l=$(grep -m1 -iE "${2:-error|fail|fault|bug|oops|mismatch|unexpected|expected|wrong}" "$1" 2>/dev/null || true)
+	[ -n "$l" ] || l=$(grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n1 || true)
+	printf '%s\n' "$l" | cut -c1-300
+}
+
+# bounded SECS OUT CMD... - CMD in its own session, output to OUT; killed after SECS.
+# Sets B_RC (its status) and B_HUNG: 0 ended, 1 killed, 2 still there after SIGKILL (stuck in
+# the kernel).
+bounded() {
+	local secs=$1 out=$2 pid ticks=0
+	shift 2
+	setsid "$@" >"$out" 2>&1 </dev/null &
+	pid=$!
+	B_HUNG=0
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$ticks" -ge $((secs * 10)) ]; then
+			B_HUNG=1
+			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+			ticks=0
+			while kill -0 "$pid" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]; do
+				ticks=$((ticks + 1))
+				[ "$ticks" -lt 50 ] || { B_HUNG=2; B_RC=137; return 0; }
+				sleep 0.1
+			done
+			break
+		fi
+		ticks=$((ticks + 1))
+		sleep 0.1
+	done
+	B_RC=0
+	wait "$pid" || B_RC=$?
+}
+
+# kernel_log - the kernel log since the load stage began.
+kernel_log() {
+	dmesg 2>/dev/null | awk '/cdev-vendor: stage load/ { on = 1 } on'
+}
+
+log_pattern='WARNING:|BUG[: ]|Oops|general protection fault|kernel BUG|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|UBSAN:|KASAN:|unreferenced object|Poison overwritten|Redzone overwritten|Object padding overwritten|Freepointer corrupt|Padding overwritten|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
+
+taint_letters() {
+	local t=$1 i s='' letters=PFSRMBUDAWCIOELKXT
+	for ((i = 0; i < ${#letters}; i++)); do
+		[ $(((t >> i) & 1)) -eq 0 ] || s+=${letters:i:1}
+	done
+	printf '%s\n' "$s"
+}
+
+mapfile -t order <"$V/order"
+mapfile -t deps <"$V/deps"
+timeout_s=$(cat "$V/test.timeout" 2>/dev/null || echo 60)
+kml=/sys/kernel/debug/kmemleak
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+
+emit "KTAP version 1" "# cdev-compat-probe: kernel=$(uname -r) arity=?" "1..4"
+emit "# cdev-vendor: modules ${order[*]}${deps[0]:+, kernel modules ${deps[*]}}"
+taint0=$(cat /proc/sys/kernel/tainted)
+[ ! -w "$kml" ] || echo clear >"$kml" 2>/dev/null || true
+
+# 1 load
+stage load
+t_load=$(date +%s)
+load=ok why=''
+for m in "${deps[@]}"; do
+	[ -n "$m" ] || continue
+	bounded 60 /tmp/modprobe.out modprobe "$m"
+	if [ "$B_RC" -ne 0 ]; then
+		load=fail why="modprobe $m (a dependency): $(first_line /tmp/modprobe.out)"
+		break
+	fi
+done
+loaded=()
+if [ "$load" = ok ]; then
+	for m in "${order[@]}"; do
+		bounded 60 /tmp/insmod.out insmod "$V/modules/$m.ko"
+		if [ "$B_RC" -ne 0 ] || [ ! -d "/sys/module/$m" ]; then
+			load=fail
+			why=$(kernel_log | grep -m1 -E "$log_pattern" || true)
+			[ -n "$why" ] || why=$(first_line /tmp/insmod.out)
+			[ "$B_HUNG" -eq 0 ] || why="hang: insmod $m did not return in 60s; $why"
+			why="insmod $m: ${why:-exit status $B_RC}"
+			break
+		fi
+		loaded+=("$m")
+	done
+fi
+result 1 load "$load" "$why"
+
+# 2 test
+stage test
+test_hung=0
+if [ "$load" != ok ]; then
+	result 2 test skip "the load failed"
+elif [ ! -x "$V/test" ]; then
+	result 2 test skip "no MODULE_TEST given"
+else
+	mkdir -p /tmp/vendor-test
+	cd /tmp/vendor-test
+	MODULES="${order[*]}" VENDOR_DIR=$V bounded "$timeout_s" /tmp/test.out "$V/test"
+	cd /
+	test_hung=$B_HUNG
+	ktap=0
+	grep -qE '^(KTAP|TAP) version' /tmp/test.out && ktap=1
+	state=ok why=''
+	if [ "$B_HUNG" -ne 0 ]; then
+		state=fail why="hang: $(basename "$(cat "$V/test.name")") still running after ${timeout_s}s, killed"
+		[ "$B_HUNG" -eq 1 ] || why+=" (and still there after SIGKILL: stuck in the kernel)"
+	elif [ "$ktap" -eq 1 ] && grep -qE '^not ok ' /tmp/test.out; then
+		state=fail
+	elif [ "$B_RC" -ne 0 ]; then
+		state=fail
+		[ "$ktap" -eq 1 ] || why="$(first_line /tmp/test.out) (exit status $B_RC)"
+	fi
+	if [ "$ktap" -eq 1 ]; then
+		# Merged: the test's own results become subtests of "test".
+		while IFS= read -r line; do
+			case "$line" in
+			"ok "* | "not ok "* | "#"* | "1.."* | "KTAP version"* | "TAP version"* | " "*) emit "    $line" ;;
+			"") ;;
+			*) emit "    # $line" ;;
+			esac
+		done </tmp/test.out
+		[ "$state" = ok ] || [ -n "$why" ] || [ "$B_RC" -eq 0 ] || why="exit status $B_RC"
+	else
+		[ "$state" = ok ] || [ -z "$why" ] || { emit "# $why"; why=''; }
+		tail -n 200 /tmp/test.out | sed 's/^/    # /' | while IFS= read -r line; do emit "$line"; done
+	fi
+	result 2 test "$state" "$why"
+fi
+
+# 3 unload
+stage unload
+if [ "$load" != ok ] && [ ${#loaded[@]} -eq 0 ]; then
+	result 3 unload skip "the load failed"
+elif [ "$test_hung" -eq 2 ]; then
+	result 3 unload skip "the test is stuck in the kernel"
+else
+	unload=ok why=''
+	for ((i = ${#loaded[@]} - 1; i >= 0; i--)); do
+		m=${loaded[i]}
+		bounded 60 /tmp/rmmod.out rmmod "$m"
+		if [ "$B_RC" -ne 0 ] || [ -d "/sys/module/$m" ]; then
+			unload=fail why="rmmod $m: $(first_line /tmp/rmmod.out)"
+			[ "$B_HUNG" -eq 0 ] || why="hang: rmmod $m did not return in 60s"
+			break
+		fi
+	done
+	if [ "$load" != ok ]; then
+		result 3 unload skip "the load failed (the modules loaded before the failure were removed: $unload)"
+	else
+		result 3 unload "$unload" "$why"
+	fi
+fi
+
+# 4 log
+stage log
+findings=''
+if [ -w "$kml" ]; then
+	# kmemleak reports objects older than 5 s: wait until the load is that old, then scan.
+	left=$((6 - ($(date +%s) - t_load)))
+	[ "$left" -le 0 ] || sleep "$left"
+	echo scan >"$kml" 2>/dev/null || true
+	leaks=$(grep -c '^unreferenced object' "$kml" 2>/dev/null || true)
+	if [ "${leaks:-0}" -gt 0 ]; then
+		findings="kmemleak: $leaks unreferenced objects: $(grep -m1 '^unreferenced object' "$kml")"
+		sed 's/^/# /' "$kml" | head -n 40 | while IFS= read -r line; do emit "$line"; done
+	fi
+fi
+dmesg 2>/dev/null | grep -q 'cdev-vendor: stage load' ||
+	findings="${findings:+$findings; }cannot read the kernel log (no load marker in dmesg)"
+hits=$(kernel_log | grep -E "$log_pattern" || true)
+if [ -n "$hits" ]; then
+	printf '%s\n' "$hits" | head -n 20 | sed 's/^/# kernel log: /' | while IFS= read -r line; do emit "$line"; done
+	findings="$(printf '%s\n' "$hits" | head -n1 | sed -E 's/^\[ *[0-9.]+\] //')${findings:+; $findings}"
+fi
+taint1=$(cat /proc/sys/kernel/tainted)
+new=$((taint1 & ~taint0 & ~(4096 | 8192)))
+if [ "$new" -ne 0 ]; then
+	findings="${findings:+$findings; }taint: $(taint_letters "$new") added (now $(taint_letters "$taint1"))"
+fi
+if [ -z "$findings" ]; then
+	result 4 log ok
+else
+	result 4 log fail "$findings"
+fi
+
+emit "# cdev-vendor: $(uname -r): $failed of 4 cells failed, uptime $(cut -d' ' -f1 /proc/uptime)s"
+trap - ERR
+finish $((failed > 0 ? 1 : 0))

@@ -1,0 +1,100 @@
+# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# QEMU boots: direct kernel boot of the image's kernel with the image and the test archives
+# as one initramfs; TCG unless KVM passed the probe. KTAP comes back on the virtio-serial port
+# org.cdev-compat.ktap (console as fallback), the status through isa-debug-exit: QEMU exit
+# 33 = passed, 35 = a test failed, 37 = runner error; 0/1/other = no status.
+#
+# Two ways into the tests, in the same images:
+#   fast     rdinit=/usr/lib/cdev-compat/guest/fast-init.sh: the test runner is PID 1's child
+#            right after the kernel; no systemd, no udev (devtmpfs makes the nodes)
+#   systemd  rdinit=/sbin/init systemd.unit=cdev-matrix.target: the image builders' path
+# Every kernel boots with slub_debug=FZPU page_poison=1 (use-after-free and overflow checks of
+# the slab and page allocators; CDEV_MATRIX_SLUB_DEBUG=0 drops them, to measure their cost).
+
+# matrix_boot_timeout K - seconds before K's guest counts as hung: CDEV_MATRIX_BOOT_TIMEOUT
+# (default 600, a vendor run 120 + its test timeout), doubled for onearg, whose kernel has the
+# debug options on (lockdep, kmemleak: several times slower under TCG).
+matrix_boot_timeout() {
+	local t=${CDEV_MATRIX_BOOT_TIMEOUT:-}
+	if [ -z "$t" ]; then
+		if [ "$MODE" = vendor ]; then t=$((120 + VENDOR_TEST_TIMEOUT)); else t=600; fi
+	fi
+	[ "$1" != onearg ] || t=$((t * 2))
+	echo "$t"
+}
+
+# matrix_cmdline INIT RUN - the kernel command line for a boot through INIT (fast|systemd)
+# whose runner is RUN (suite|vendor).
+matrix_cmdline() {
+	local c="console=ttyS0 panic=-1 loglevel=5 mitigations=off"
+	[ "${CDEV_MATRIX_SLUB_DEBUG:-1}" = 0 ] || c+=" slub_debug=FZPU page_poison=1"
+	case "$1" in
+	fast) c+=" rdinit=/usr/lib/cdev-compat/guest/fast-init.sh cdev.run=$2" ;;
+	systemd) c+=" rdinit=/sbin/init systemd.unit=cdev-matrix.target systemd.firstboot=no systemd.show_status=auto" ;;
+	*) die "unknown init '$1' (fast, systemd)" ;;
+	esac
+	printf '%s %s\n' "$c" "${CDEV_MATRIX_APPEND:-}"
+}
+
+# matrix_boot K KDIR IMG CMDLINE CPIO... - boot IMG's kernel with the CPIOs concatenated as the
+# initramfs; sets BOOT_RC, BOOT_S, BOOT_STATUS (ok|tests_failed|runner_error|hang|
+# no_exit_status|qemu_error) and GUEST_STATUS.
+matrix_boot() {
+	local k=$1 kdir=$2 img=$3 cmdline=$4 mem size accel t0 timeout
+	shift 4
+	timeout=$(matrix_boot_timeout "$k")
+	cat "$@" >"$kdir/initrd.cpio"
+	size=$(($(stat -c %s "$kdir/initrd.cpio") / 1048576))
+	mem=$(((size * 2 + 768 + 255) / 256 * 256))
+	[ "$ACCEL" != probe ] || matrix_probe_kvm "$img/image.vmlinuz"
+	if [ "$ACCEL" = kvm ]; then
+		accel=(-accel kvm -cpu host)
+	else
+		accel=(-accel "tcg,thread=multi" -cpu max)
+	fi
+	: >"$kdir/console.log"
+	: >"$kdir/ktap.txt"
+	local cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "${CDEV_MATRIX_SMP:-2}" -m "$mem"
+		-nodefaults -display none -no-reboot -monitor none
+		-chardev "file,id=con,path=$kdir/console.log" -serial chardev:con
+		-device "isa-debug-exit,iobase=0xf4,iosize=0x04"
+		-device virtio-serial-pci
+		-chardev "file,id=ktap,path=$kdir/ktap.txt"
+		-device "virtserialport,chardev=ktap,name=org.cdev-compat.ktap"
+		-kernel "$img/image.vmlinuz" -initrd "$kdir/initrd.cpio" -append "$cmdline")
+	printf '%q ' "${cmd[@]}" >"$kdir/qemu.cmd"
+	echo >>"$kdir/qemu.cmd"
+	t0=$(date +%s.%N)
+	BOOT_RC=0
+	timeout --kill-after=10 "$timeout" "${cmd[@]}" </dev/null >"$kdir/qemu.log" 2>&1 || BOOT_RC=$?
+	BOOT_S=$(elapsed "$t0")
+	rm -f "$kdir/initrd.cpio"
+	GUEST_STATUS=
+	if [ "$BOOT_RC" -eq 124 ] || [ "$BOOT_RC" -eq 137 ]; then
+		BOOT_STATUS=hang
+	elif [ "$BOOT_RC" -ge 33 ] && [ $((BOOT_RC % 2)) -eq 1 ]; then
+		GUEST_STATUS=$(((BOOT_RC >> 1) - 16))
+		case "$GUEST_STATUS" in
+		0) BOOT_STATUS=ok ;;
+		1) BOOT_STATUS=tests_failed ;;
+		*) BOOT_STATUS=runner_error ;;
+		esac
+	elif [ "$BOOT_RC" -eq 0 ]; then
+		BOOT_STATUS=no_exit_status
+	else
+		BOOT_STATUS=qemu_error
+	fi
+}
+
+# matrix_ktap KDIR - KDIR/ktap.txt if the guest wrote KTAP to the virtio port, else what reached
+# the console (KDIR/ktap-console.txt); prints the file to parse.
+matrix_ktap() {
+	local kdir=$1
+	if grep -qE '^(not )?ok [0-9]' "$kdir/ktap.txt" 2>/dev/null; then
+		printf '%s\n' "$kdir/ktap.txt"
+		return 0
+	fi
+	sed -E 's/^\[ *[0-9.]+\] [^:]*: //' "$kdir/console.log" |
+		grep -aE '^(    )?(KTAP version|1\.\.|(not )?ok [0-9]|# )' >"$kdir/ktap-console.txt" || true
+	printf '%s\n' "$kdir/ktap-console.txt"
+}

@@ -1,0 +1,72 @@
+# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# build/matrix/junit.xml: one <testsuite> per kernel. Suite runs: every KTAP leaf a testcase,
+# plus a failed "required: TEST" testcase for each required test skipped or missing, and a
+# "boot" testcase when the guest gave no usable result. Vendor runs: the five cells as
+# testcases (classname matrix.<kernel>.vendor), plus the test's own KTAP subtests.
+
+xml_escape() {
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' <<<"$1"
+}
+
+# junit_leaves K TEST - the KTAP leaves of K (of TEST only, when given) as testcases.
+junit_leaves() {
+	local k=$1 prefix=$2 r t s d
+	while IFS=$'\t' read -r r t s d; do
+		case "$r" in pass | fail | skip) ;; *) continue ;; esac
+		[ -z "$prefix" ] || [ "$t" = "$prefix" ] || continue
+		printf '    <testcase classname="matrix.%s.%s" name="%s"' "$k" "$(xml_escape "$t")" "$(xml_escape "${s:-$t}")"
+		case "$r" in
+		pass) echo '/>' ;;
+		skip) echo '><skipped/></testcase>' ;;
+		fail) printf '><failure message="%s"/></testcase>\n' "$(xml_escape "${d:-failed} (console: $R_DIR/console.log)")" ;;
+		esac
+	done <"$MATRIX_DIR/$k/results.tsv"
+}
+
+junit_case() {
+	local k=$1 name=$2 state=$3 msg=$4
+	printf '    <testcase classname="matrix.%s" name="%s"' "$k" "$(xml_escape "$name")"
+	case "$state" in
+	ok | pass) echo '/>' ;;
+	skip | -) echo '><skipped/></testcase>' ;;
+	*) printf '><failure message="%s"/></testcase>\n' "$(xml_escape "$state: $msg")" ;;
+	esac
+}
+
+matrix_junit() {
+	local out=$MATRIX_DIR/junit.xml k body c v m line
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		echo '<testsuites name="cdev-compat matrix">'
+		for k in "${kernels[@]}"; do
+			load_result "$k"
+			[ -f "$MATRIX_DIR/$k/results.tsv" ] || : >"$MATRIX_DIR/$k/results.tsv"
+			body=$(
+				if [ "$MODE" = suite ]; then
+					junit_leaves "$k" ''
+					while IFS= read -r line; do
+						case "$line" in *": skipped" | *": missing") junit_case "$k" "required: ${line%%:*}" fail "${line#*: }" ;; esac
+					done <<<"${R_NOTPASSED//; /$'\n'}"
+					if [ "$R_STATUS" != pass ] && ! grep -q '^fail' "$MATRIX_DIR/$k/results.tsv" &&
+						[ -z "$R_NOTPASSED" ]; then
+						junit_case "$k" boot "$R_STATUS" "$R_MSG"
+					fi
+				else
+					for c in $CELLS; do
+						v=CELL_$c m=MSG_$c
+						junit_case "$k.vendor" "$c" "${!v}" "${!m}"
+					done
+					junit_leaves "$k" test | sed 's/classname="matrix\.[^"]*\.test"/classname="matrix.'"$k"'.vendor.test"/'
+				fi
+			)
+			printf '  <testsuite name="%s" tests="%s" failures="%s" skipped="%s" time="%s">\n' "$k" \
+				"$(grep -c '<testcase' <<<"$body" || true)" "$(grep -c '<failure' <<<"$body" || true)" \
+				"$(grep -c '<skipped' <<<"$body" || true)" "$R_TOTAL_S"
+			printf '    <properties><property name="kernel" value="%s"/><property name="arity" value="%s"/></properties>\n' \
+				"$(xml_escape "$R_VERSION")" "$(xml_escape "$R_ARITY")"
+			[ -z "$body" ] || printf '%s\n' "$body"
+			echo '  </testsuite>'
+		done
+		echo '</testsuites>'
+	} >"$out"
+}

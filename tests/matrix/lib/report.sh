@@ -1,0 +1,141 @@
+# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# The table: one row per kernel from build/matrix/<kernel>/result.env, printed and written to
+# build/matrix/summary.txt (text) and build/matrix/summary.md (Markdown, for a CI job summary);
+# then JUnit (junit.sh). Returns non-zero when any row failed.
+#   suite   kernel, version, arity, required tests, passed/failed/skipped subtests, missing,
+#           boot and total seconds; below, why each failed row failed
+#   vendor  kernel x build (warnings) / load / test / unload / log, boot seconds; below, the
+#           first error line of each failed cell
+
+# load_result K - source K's result.env, or set a failed row when there is none.
+load_result() {
+	local f=$MATRIX_DIR/$1/result.env c
+	R_NAME=$1 R_VERSION='?' R_ARITY='?' R_PASSED=0 R_FAILED=1 R_SKIPPED=0 R_BOOT_S=- R_TOTAL_S=-
+	R_STATUS=error R_MSG="no result (runner error)" R_REQUIRED='' R_MISSING=0 R_NOTPASSED='' WARNINGS=''
+	R_IMAGE_CACHED=- R_IMAGE_S=- R_DIR=$MATRIX_DIR/$1
+	for c in $CELLS; do eval "CELL_$c=- MSG_$c="; done
+	# shellcheck disable=SC1090
+	[ ! -f "$f" ] || . "$f"
+	if [ "$R_STATUS" = prepared ]; then
+		R_STATUS=error R_FAILED=1 R_MSG="image ready but the boot did not complete (runner error)"
+	fi
+}
+
+# cell_text C - a vendor cell for the table: ok, FAIL, HANG, skip, -; the build with warnings.
+cell_text() {
+	local v=CELL_$1 s
+	case "${!v}" in
+	ok) s=ok ;;
+	fail) s=FAIL ;;
+	hang) s=HANG ;;
+	*) s=${!v} ;;
+	esac
+	[ "$1" != build ] || [ -z "$WARNINGS" ] || s="$s ($WARNINGS warn)"
+	printf '%s\n' "$s"
+}
+
+# shellcheck disable=SC2016 # (a backquote, not an expansion)
+md_escape() { sed -e 's/|/\\|/g' -e 's/`/\\`/g' <<<"$1"; }
+
+report_suite() {
+	local k tp=0 tf=0 kp=0 kf=0 nreq f
+	printf '\n%-9s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' kernel version arity required \
+		"subtests p/f/s" missing "boot s" "total s" result
+	printf '%s\n' "----------|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
+	{
+		printf '| kernel | version | arity | required tests | passed / failed / skipped | missing | boot s | result |\n'
+		printf '|---|---|---|---|---|---|---|---|\n'
+	} >"$MATRIX_DIR/summary.md"
+	for k in "${kernels[@]}"; do
+		load_result "$k"
+		nreq=$(wc -w <<<"$R_REQUIRED")
+		printf '%-9s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$k" "${R_VERSION:0:36}" "$R_ARITY" \
+			"$nreq" "$R_PASSED / $R_FAILED / $R_SKIPPED" "$R_MISSING" "$R_BOOT_S" "$R_TOTAL_S" "$R_STATUS"
+		printf '| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s |\n' "$k" "$(md_escape "$R_VERSION")" "$R_ARITY" \
+			"$(md_escape "$R_REQUIRED")" "$R_PASSED" "$R_FAILED" "$R_SKIPPED" "$R_MISSING" "$R_BOOT_S" \
+			"$(md_escape "$R_STATUS${R_MSG:+: $R_MSG}")" >>"$MATRIX_DIR/summary.md"
+		# A required test skipped or missing counts as a failure, and a row that failed without
+		# any (a hang, no exit status) counts one.
+		f=$((R_FAILED + $(grep -oE ': (skipped|missing)' <<<"$R_NOTPASSED" | wc -l)))
+		[ "$R_STATUS" = pass ] || [ "$f" -gt 0 ] || f=1
+		tp=$((tp + R_PASSED))
+		tf=$((tf + f))
+		if [ "$R_STATUS" = pass ]; then kp=$((kp + 1)); else kf=$((kf + 1)); fi
+	done
+	echo
+	for k in "${kernels[@]}"; do
+		load_result "$k"
+		printf '%s: required (%s): %s\n' "$k" "$SUITE" "$R_REQUIRED"
+		[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | awk 'NR <= 14'
+	done
+	REPORT_COUNTS="$kp $kf $tp $tf"
+}
+
+report_vendor() {
+	local k c kp=0 kf=0 tp=0 tf=0 m v row
+	printf '\nmodule %s%s\n' "$VENDOR_DIR" "${VENDOR_TEST:+, test $VENDOR_TEST}"
+	printf '%-9s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' kernel version build load test unload log "boot s"
+	printf '%s\n' "----------|------------------------------|------------------|-------|-------|--------|-------|--------"
+	{
+		# shellcheck disable=SC2016
+		printf 'Module `%s`%s\n\n' "$(md_escape "${VENDOR_DIR#"$CDEV_TOP"/}")" \
+			"${VENDOR_TEST:+, test \`$(md_escape "${VENDOR_TEST#"$CDEV_TOP"/}")\`}"
+		printf '| kernel | version | build (warnings) | load | test | unload | log | boot s |\n'
+		printf '|---|---|---|---|---|---|---|---|\n'
+	} >"$MATRIX_DIR/summary.md"
+	for k in "${kernels[@]}"; do
+		load_result "$k"
+		printf '%-9s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$k" "${R_VERSION%% *}" \
+			"$(cell_text build)" "$(cell_text load)" "$(cell_text test)" "$(cell_text unload)" \
+			"$(cell_text log)" "$R_BOOT_S"
+		row="| $k | ${R_VERSION%% *} |"
+		for c in $CELLS; do
+			v=CELL_$c m=MSG_$c
+			row+=" $(cell_text "$c")"
+			case "${!v}" in ok | skip | -) ;; *) row+=": $(md_escape "${!m:0:200}")" ;; esac
+			row+=" |"
+			case "${!v}" in ok) tp=$((tp + 1)) ;; fail | hang) tf=$((tf + 1)) ;; esac
+		done
+		printf '%s %s |\n' "$row" "$R_BOOT_S" >>"$MATRIX_DIR/summary.md"
+		if [ "$R_STATUS" = pass ]; then kp=$((kp + 1)); else kf=$((kf + 1)); fi
+	done
+	echo
+	for k in "${kernels[@]}"; do
+		load_result "$k"
+		for c in $CELLS; do
+			v=CELL_$c m=MSG_$c
+			case "${!v}" in ok | skip | -) ;; *) printf '%s %s: %s\n' "$k" "$c" "${!m:-(no message)}" | cut -c1-240 ;; esac
+		done
+	done
+	printf 'logs: %s/<kernel>/ (build.log, console.log, ktap.txt)\n' "$MATRIX_DIR"
+	REPORT_COUNTS="$kp $kf $tp $tf"
+}
+
+matrix_report() {
+	local kp kf tp tf p k
+	{
+		if [ "$MODE" = suite ]; then report_suite; else report_vendor; fi
+		read -r kp kf tp tf <<<"$REPORT_COUNTS"
+		printf 'phases:'
+		for p in "${PHASES[@]}"; do printf ' %ss' "${p/=/ }"; done
+		printf ' (total %ss)\n' "$(now_s)"
+		# Sums over kernels; boots overlap image builds, so they exceed the "kernels" phase.
+		for k in "${kernels[@]}"; do
+			load_result "$k"
+			if [ "$R_IMAGE_CACHED" = no ]; then
+				printf 'built %s %s\n' "$k" "$R_IMAGE_S"
+			elif [ "$R_IMAGE_CACHED" = yes ]; then
+				printf 'cached %s 0\n' "$k"
+			fi
+			[ "$R_BOOT_S" = - ] || printf 'boot %s %s\n' "$k" "$R_BOOT_S"
+		done | awk '$1 == "built" { nb++; ib += $3 } $1 == "cached" { nc++ } $1 == "boot" { n++; b += $3 }
+			END { printf "images: %d built in %.1fs, %d cached; boots: %d, %.1fs in all\n", nb, ib, nc, n, b }'
+		printf 'junit: %s\n' "$MATRIX_DIR/junit.xml"
+		printf 'kernels: %d passed, %d failed\n' "$kp" "$kf"
+		printf '%d passed, %d failed\n' "$tp" "$tf"
+	} | tee "$MATRIX_DIR/summary.txt"
+	printf '\n%s\n' "$(tail -n 3 "$MATRIX_DIR/summary.txt" | head -n 2)" >>"$MATRIX_DIR/summary.md"
+	matrix_junit
+	read -r kp kf tp tf <<<"$(tail -n 2 "$MATRIX_DIR/summary.txt" | head -n1 | awk '{ print $2, $4 }') 0 0"
+	[ "$kf" -eq 0 ]
+}

@@ -1,0 +1,220 @@
+# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# One kernel's run, in two halves: matrix_prepare_kernel (serial: image, then the tests or the
+# vendor build) and matrix_boot_kernel (in the background: boot, read KTAP, decide the row).
+# Their state is kept in KDIR/result.env (R_*, and the vendor cells CELL_*/MSG_*).
+# Cell and row states: ok/pass, fail, skip, hang, "-" (not run: an earlier cell failed).
+
+CELLS="build load test unload log"
+
+# write_result - KDIR/result.env from the R_* and CELL_* variables.
+write_result() {
+	local c
+	R_TOTAL_S=$(elapsed "$R_T0")
+	{
+		for v in R_NAME R_STATUS R_VERSION R_ARITY R_PASSED R_FAILED R_SKIPPED R_REQUIRED R_MISSING \
+			R_NOTPASSED R_BOOT_S R_TOTAL_S R_IMAGE_S R_IMAGE_CACHED R_DKMS_S R_KRESOLVED R_MSG R_DIR \
+			R_T0 R_IMG R_INIT WARNINGS BUILD_S; do
+			printf '%s=%q\n' "$v" "${!v:-}"
+		done
+		for c in $CELLS; do
+			v=CELL_$c
+			printf '%s=%q\n' "$v" "${!v:--}"
+			v=MSG_$c
+			printf '%s=%q\n' "$v" "${!v:-}"
+		done
+	} >"$kdir/result.env"
+}
+
+fail_kernel() {
+	R_MSG=$1
+	[ "${R_FAILED:-0}" -gt 0 ] || R_FAILED=1
+	[ "$R_STATUS" = hang ] || R_STATUS=fail
+	write_result
+	say "$k: FAILED: $R_MSG"
+	return 1
+}
+
+# matrix_prepare_kernel K - image, then (suite) the tests cpio or (vendor) the module's build;
+# result.env has R_STATUS=prepared when K is ready to boot.
+matrix_prepare_kernel() {
+	k=$1 kdir=$MATRIX_DIR/$1
+	local st
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	R_T0=$(date +%s.%N) R_IMG='' R_NAME=$k R_INIT=$INIT R_DIR=$kdir
+	R_STATUS=error R_VERSION='?' R_ARITY='?' R_PASSED=0 R_FAILED=0 R_SKIPPED=0 R_BOOT_S=- R_MSG=''
+	R_IMAGE_S=- R_IMAGE_CACHED=- R_DKMS_S=- R_KRESOLVED='' R_MISSING=0 R_NOTPASSED=''
+	R_REQUIRED=''
+	local c
+	for c in $CELLS; do
+		eval "CELL_$c=- MSG_$c="
+	done
+	WARNINGS='' BUILD_S=''
+
+	if ! matrix_image "$k" "$kdir"; then
+		CELL_build=fail MSG_build="no image: ${IMAGE_ERROR%%$'\n'*}"
+		fail_kernel "$IMAGE_ERROR"
+		return 1
+	fi
+	# shellcheck disable=SC1091
+	. "$IMG/image-info.env"
+	R_IMG=$IMG
+	R_KRESOLVED=$KRESOLVED
+	R_VERSION="$KVER (${KVERSION:-$KPKG_VERSION})"
+	R_IMAGE_S=$IMAGE_BUILD_S
+	R_IMAGE_CACHED=$IMAGE_CACHED
+	R_DKMS_S=$DKMS_BUILD_S
+	say "$k: image: $([ "$R_IMAGE_CACHED" = yes ] && echo cached || echo "built in ${IMAGE_BUILD_S}s") $KVER," \
+		"$DKMS_MODULES dkms-installed (dkms ${DKMS_BUILD_S}s), legacy drivers ${LEGACY_BUILD_S:-?}s," \
+		"$(($(stat -c %s "$IMG/image.cpio") / 1048576)) MiB"
+
+	if [ "$MODE" = suite ]; then
+		R_REQUIRED=$(suite_tests "$SUITE" "$k" | tr '\n' ' ')
+		matrix_tests_cpio "$SUITE" "$k" >"$kdir/tests-cpio"
+	else
+		st=$(date +%s.%N)
+		if vendor_build "$k" "$kdir"; then
+			STEP_SECS=$(elapsed "$st") step "$k" build "ok, $WARNINGS warnings (log $kdir/build.log)"
+		else
+			STEP_SECS=$(elapsed "$st") step "$k" build "FAILED: $MSG_build (log $kdir/build.log)"
+			R_FAILED=1
+			fail_kernel "build: $MSG_build" || true
+			return 1
+		fi
+	fi
+	R_STATUS=prepared
+	write_result
+}
+
+# matrix_boot_kernel K - boot the prepared kernel, read its KTAP, decide the row.
+matrix_boot_kernel() {
+	k=$1 kdir=$MATRIX_DIR/$1
+	local parts ktap run
+	# shellcheck disable=SC1091
+	. "$kdir/result.env"
+	IMG=$R_IMG
+	parts=("$IMG/image.cpio" "$MATRIX_DIR/overlay/common.cpio")
+	if [ "$MODE" = suite ]; then
+		parts+=("$(cat "$kdir/tests-cpio")")
+		run=suite
+	else
+		parts+=("$kdir/vendor.cpio")
+		run=vendor
+	fi
+	say "$k: boot: starting ($ACCEL, $INIT init, log $kdir/console.log)"
+	matrix_boot "$k" "$kdir" "$IMG" "$(matrix_cmdline "$INIT" "$run")" "${parts[@]}"
+	R_BOOT_S=$BOOT_S
+	ktap=$(matrix_ktap "$kdir")
+	ktap_tsv "$ktap" >"$kdir/results.tsv"
+	ktap_top "$ktap" >"$kdir/top.tsv"
+	R_PASSED=$(grep -c '^pass' "$kdir/results.tsv" || true)
+	R_FAILED=$(grep -c '^fail' "$kdir/results.tsv" || true)
+	R_SKIPPED=$(grep -c '^skip' "$kdir/results.tsv" || true)
+	R_ARITY=$(awk -F'\t' '$1 == "probe" { if (match($2, /arity=[^ ]*/)) print substr($2, RSTART + 6, RLENGTH - 6) }' \
+		"$kdir/results.tsv" | head -n1)
+	R_ARITY=${R_ARITY:-?}
+	STEP_SECS=$BOOT_S step "$k" boot "$BOOT_STATUS (qemu exit $BOOT_RC, $ACCEL):" \
+		"$R_PASSED passed, $R_FAILED failed, $R_SKIPPED skipped"
+	if [ "$MODE" = suite ]; then
+		suite_decide
+	else
+		vendor_decide
+	fi
+}
+
+# boot_problem - why the boot itself went wrong (hang, no status, ...), with the last console
+# lines printed; empty when the guest exited with a status.
+boot_problem() {
+	case "$BOOT_STATUS" in
+	ok | tests_failed) return 0 ;;
+	hang)
+		say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:"
+		tail -n 25 "$kdir/console.log" | sed 's/^/    | /' >&2
+		echo "hang: no result after ${BOOT_S}s (console: $kdir/console.log)"
+		;;
+	*)
+		say "$k: last console lines:"
+		grep -av ' ok [0-9]' "$kdir/console.log" | tail -n 25 | sed 's/^/    | /' >&2
+		echo "$BOOT_STATUS (console: $kdir/console.log, ktap: $kdir/ktap.txt)"
+		;;
+	esac
+}
+
+# suite_decide - a row passes only when the guest exited with "passed", every required test
+# ran, none was skipped, and nothing failed.
+suite_decide() {
+	local counts req_ran req_p req_f req_s req_m problem
+	# shellcheck disable=SC2086
+	counts=$(required_check "$kdir/top.tsv" $R_REQUIRED)
+	read -r req_ran req_p req_f req_s req_m <<<"$(head -n1 <<<"$counts")"
+	R_MISSING=$req_m
+	R_NOTPASSED=$(tail -n +2 <<<"$counts" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	: "$req_ran" "$req_p" "$req_f"
+	problem=$(boot_problem)
+	if [ "$BOOT_STATUS" = hang ]; then
+		R_STATUS=hang
+		fail_kernel "$problem"
+	elif [ -n "$problem" ]; then
+		fail_kernel "$problem"
+	elif [ "$BOOT_STATUS" != ok ] || [ "$R_FAILED" -gt 0 ] || [ -n "$R_NOTPASSED" ]; then
+		fail_kernel "${R_NOTPASSED:-$R_FAILED failed}${R_NOTPASSED:+ (required: $(wc -w <<<"$R_REQUIRED"))}" \
+			"(console: $kdir/console.log)"
+	else
+		R_STATUS=pass
+		write_result
+	fi
+}
+
+# vendor_decide - the load/test/unload/log cells from the guest's four results; a hung guest
+# makes the cell it was in "hang" and the later ones "-".
+vendor_decide() {
+	local c r why last problem
+	for c in load test unload log; do
+		r=$(awk -F'\t' -v t="$c" '$1 == t { print $2; exit }' "$kdir/top.tsv")
+		why=$(awk -F'\t' -v t="$c" '$1 == t { print $3; exit }' "$kdir/top.tsv")
+		case "$r" in
+		pass) r=ok ;;
+		fail) [[ $why != hang:* ]] || r=hang ;;
+		skip)
+			# a skip because an earlier cell failed is "not run"
+			case "$why" in "no MODULE_TEST given") r=skip ;; *) r=- ;; esac
+			why=''
+			;;
+		*) r='' ;;
+		esac
+		eval "CELL_$c=\${r:--} MSG_$c=\$why"
+	done
+	problem=$(boot_problem)
+	if [ -n "$problem" ]; then
+		# The cell the guest was in when it stopped answering.
+		last=$(grep -ao 'cdev-vendor: stage [a-z]*' "$kdir/ktap.txt" "$kdir/console.log" 2>/dev/null |
+			tail -n1 | awk '{ print $3 }')
+		last=${last:-load}
+		r=$([ "$BOOT_STATUS" = hang ] && echo hang || echo fail)
+		local after=0
+		for c in load test unload log; do
+			if [ "$c" = "$last" ]; then
+				eval "CELL_$c=$r MSG_$c=\$problem"
+				after=1
+			elif [ "$after" -eq 1 ]; then
+				eval "CELL_$c=-"
+			fi
+		done
+		# The kernel's own last words, when it crashed.
+		why=$(grep -aE -m1 'BUG[: ]|Oops|Kernel panic|general protection' "$kdir/console.log" | sed -E 's/^\[ *[0-9.]+\] //' || true)
+		[ -z "$why" ] || eval "MSG_$last=\"\$why (\$problem)\""
+	fi
+	R_STATUS=pass
+	for c in $CELLS; do
+		v=CELL_$c
+		case "${!v}" in ok | skip | -) ;; *) R_STATUS=fail ;; esac
+	done
+	[ "$R_STATUS" = pass ] || [ "$BOOT_STATUS" != hang ] || R_STATUS=hang
+	if [ "$R_STATUS" = pass ]; then
+		R_FAILED=0
+		write_result
+	else
+		fail_kernel "$(for c in $CELLS; do v=CELL_$c; m=MSG_$c; case "${!v}" in ok | skip | -) ;; *) printf '%s: %s; ' "$c" "${!m}" ;; esac; done)" || true
+		return 1
+	fi
+}

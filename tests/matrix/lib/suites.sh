@@ -1,0 +1,43 @@
+# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# Which guest tests each kernel's row must run, per suite, and how its guest starts.
+#   functional  (make matrix) every tests.d script but the soak ones; fast path (no systemd)
+#   soak        (make soak)   fault injection and stress (required on onearg: the debug kernel,
+#                             the only one with fault injection), the in-guest benchmark, the
+#                             kernel log; booted through systemd, so the image builders' path
+#                             (systemd + the DKMS-installed module) stays covered
+#   bench       (make bench)  the in-guest benchmark and the kernel log; fast path
+# A row passes only when every test listed for it ran, was not skipped, and passed.
+
+SOAK_TESTS="40-fault-injection 50-stress 60-bench"
+
+# suite_tests SUITE KERNEL - the tests (tests.d names without .sh) KERNEL's row must run, in order.
+suite_tests() {
+	local suite=$1 k=$2 f n
+	case "$suite" in
+	functional)
+		for f in "$CDEV_TOP"/tests/guest/tests.d/[0-9][0-9]-*.sh; do
+			n=$(basename "$f" .sh)
+			case " $SOAK_TESTS " in *" $n "*) ;; *) printf '%s\n' "$n" ;; esac
+		done
+		;;
+	soak)
+		[ "$k" != onearg ] || printf '%s\n' 40-fault-injection 50-stress
+		printf '%s\n' 60-bench 99-kernel-log
+		;;
+	bench) printf '%s\n' 60-bench 99-kernel-log ;;
+	*) die "unknown suite '$suite' (functional, soak, bench)" ;;
+	esac
+}
+
+# suite_init SUITE - how the guest starts: fast (the test runner is PID 1) or systemd.
+# CDEV_MATRIX_INIT=fast|systemd overrides it (to compare the two).
+suite_init() {
+	if [ -n "${CDEV_MATRIX_INIT:-}" ]; then
+		printf '%s\n' "$CDEV_MATRIX_INIT"
+		return 0
+	fi
+	case "$1" in
+	soak) echo systemd ;;
+	*) echo fast ;;
+	esac
+}
