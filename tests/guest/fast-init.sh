@@ -35,6 +35,10 @@ ln -sfn /proc/self/fd/0 /dev/stdin
 ln -sfn /proc/self/fd/1 /dev/stdout
 ln -sfn /proc/self/fd/2 /dev/stderr
 
+# No udev to load drivers for the devices: the virtio bus (virtio_pci is a module in Debian's
+# cloud kernels) and the console driver of the KTAP port.
+modprobe -a -q virtio_pci virtio_console 2>/dev/null || true
+
 run=suite
 read -r -a args </proc/cmdline
 for arg in "${args[@]}"; do

@@ -94,7 +94,7 @@ matrix_ktap() {
 		printf '%s\n' "$kdir/ktap.txt"
 		return 0
 	fi
-	sed -E 's/^\[ *[0-9.]+\] [^:]*: //' "$kdir/console.log" |
+	tr -d '\r' <"$kdir/console.log" | sed -E 's/^\[ *[0-9.]+\] [^:]*: //' |
 		grep -aE '^(    )?(KTAP version|1\.\.|(not )?ok [0-9]|# )' >"$kdir/ktap-console.txt" || true
 	printf '%s\n' "$kdir/ktap-console.txt"
 }

@@ -137,3 +137,94 @@ matrix_image() {
 	ln -sfn "$IMG" "$kdir/image"
 	IMAGE_S=$(elapsed "$st")
 }
+
+# mod_closure MODDIR NAME... - the paths (relative to MODDIR, from its modules.dep) of the
+# modules NAME and everything they depend on; names not in modules.dep (built in, or none)
+# are left out.
+mod_closure() {
+	local dir=$1
+	shift
+	awk -v want="$*" '
+	function base(p) { sub(/.*\//, "", p); sub(/\.ko(\.[a-z]+)?$/, "", p); gsub(/-/, "_", p); return p }
+	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { x = w[i]; gsub(/-/, "_", x); need[x] = 1 } }
+	{ sub(/:$/, "", $1); sub(/:/, "", $1); mod = $1; deps[mod] = ""
+	  for (i = 2; i <= NF; i++) deps[mod] = deps[mod] " " $i; byname[base(mod)] = mod }
+	END {
+		for (x in need) if (x in byname) { stack[++sp] = byname[x] }
+		while (sp > 0) {
+			m = stack[sp--]; if (m in seen) continue; seen[m] = 1; print m
+			k = split(deps[m], d, " "); for (i = 1; i <= k; i++) if (!(d[i] in seen)) stack[++sp] = d[i]
+		}
+	}' "$dir/modules.dep"
+}
+
+# FAST_MODULES: the kernel's own modules the fast path loads itself (fast-init.sh): the
+# virtio bus and the console driver of the KTAP port.
+FAST_MODULES="virtio_pci virtio_console"
+
+# prune_libs - in the current directory (a root), remove the libraries of
+# usr/lib/x86_64-linux-gnu that no ELF file there names as NEEDED (glibc's own and NSS modules
+# stay); true when it removed any.
+prune_libs() {
+	local f n removed=1 needed
+	needed=$(find usr/bin usr/sbin usr/lib usr/libexec -type f \( -perm -u+x -o -name '*.so*' \) \
+		-size +0 -print0 2>/dev/null | xargs -0 -r readelf -d 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+	for f in usr/lib/x86_64-linux-gnu/*.so.*; do
+		n=${f##*/}
+		case "$n" in libnss_* | libresolv* | ld-linux* | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.*) continue ;; esac
+		[ ! -L "$f" ] || continue
+		# a library is needed by its soname: the link to it, or its own name
+		grep -qxF "$n" <<<"$needed" && continue
+		grep -qxF "$(readelf -d "$f" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" <<<"$needed" && continue
+		rm -f "$f"
+		removed=0
+	done
+	find usr/lib/x86_64-linux-gnu -maxdepth 1 -xtype l -delete
+	return "$removed"
+}
+
+# matrix_fast_cpio IMG - IMG/fast.cpio: the fast path's initramfs, made once per image from
+# image.cpio. Under TCG the kernel unpacks an initramfs at about 20 MB/s, so the fast path
+# leaves out what only the systemd boot, the package manager and the tool chain's leftovers
+# use, and the kernel's modules but FAST_MODULES (a vendor run adds the ones its module
+# depends on, vendor.sh); libraries stay when a kept program or library needs them (ELF
+# NEEDED, plus glibc's NSS modules). Prints its path. CDEV_MATRIX_FAST_CPIO=full boots the
+# whole image.cpio instead.
+matrix_fast_cpio() {
+	local img=$1 tmp kver keep f
+	if [ "${CDEV_MATRIX_FAST_CPIO:-small}" = full ]; then
+		printf '%s\n' "$img/image.cpio"
+		return 0
+	fi
+	if [ -s "$img/fast.cpio" ] && [ "$img/fast.cpio" -nt "$img/image.cpio" ]; then
+		printf '%s\n' "$img/fast.cpio"
+		return 0
+	fi
+	need_pkgs readelf:binutils
+	tmp=$(mktemp -d "$img/fast.XXXXXX")
+	(cd "$tmp" && cpio -idm --quiet --no-absolute-filenames <"$img/image.cpio") || { rm -rf "$tmp"; return 1; }
+	# shellcheck disable=SC1091
+	kver=$(. "$img/image-info.env" && printf '%s' "$KVER")
+	(
+		cd "$tmp" || exit 1
+		# the kernel's modules: only FAST_MODULES and their dependencies
+		cd "usr/lib/modules/$kver" || exit 1
+		find kernel -type f | LC_ALL=C sort >"$tmp.all"
+		mod_closure . "$FAST_MODULES" | LC_ALL=C sort >"$tmp.keep"
+		LC_ALL=C comm -23 "$tmp.all" "$tmp.keep" | xargs -r rm -f
+		rm -f "$tmp.all" "$tmp.keep"
+		cd "$tmp" || exit 1
+		# the systemd boot, the package manager, perl, DKMS's sources and state, docs
+		rm -rf usr/lib/systemd usr/lib/x86_64-linux-gnu/systemd usr/bin/systemd* usr/bin/systemctl \
+			usr/bin/journalctl usr/bin/udevadm usr/bin/perl* usr/lib/x86_64-linux-gnu/perl* usr/share/perl* \
+			usr/bin/apt* usr/lib/apt usr/lib/x86_64-linux-gnu/libapt-* var/lib/apt var/cache var/lib/dpkg \
+			var/lib/dkms usr/src usr/sbin/dkms usr/lib/dkms usr/lib/x86_64-linux-gnu/gconv \
+			usr/lib/x86_64-linux-gnu/gprofng usr/lib/udev/hwdb.d usr/share/doc usr/share/man \
+			usr/lib/modules/*/vmlinuz boot
+		# libraries no kept program or library needs, until nothing changes
+		while prune_libs; do :; done
+	)
+	make_cpio "$tmp" "$img/fast.cpio.tmp" && mv "$img/fast.cpio.tmp" "$img/fast.cpio"
+	rm -rf "$tmp"
+	printf '%s\n' "$img/fast.cpio"
+}

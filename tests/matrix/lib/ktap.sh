@@ -8,6 +8,7 @@
 # subtests all passed adds one failed leaf.
 ktap_tsv() {
 	awk '
+	{ sub(/\r$/, "") }
 	function res(line) { return (line ~ /^not ok/) ? "fail" : "pass" }
 	function name(line) { sub(/^(not )?ok [0-9]+ ?/, "", line); sub(/ # SKIP.*/, "", line); return line }
 	function adddiag(d) { diag = (diag == "") ? d : diag "; " d }
@@ -38,6 +39,7 @@ ktap_tsv() {
 # line; of a skipped one, the SKIP reason.
 ktap_top() {
 	awk '
+	{ sub(/\r$/, "") }
 	function name(line) { sub(/^(not )?ok [0-9]+ ?/, "", line); sub(/ # SKIP.*/, "", line); return line }
 	/^    (not )?ok [0-9]+/ {
 		n++; if ($0 ~ / # SKIP/) ns++

@@ -68,6 +68,15 @@ matrix_prepare_kernel() {
 		"$DKMS_MODULES dkms-installed (dkms ${DKMS_BUILD_S}s), legacy drivers ${LEGACY_BUILD_S:-?}s," \
 		"$(($(stat -c %s "$IMG/image.cpio") / 1048576)) MiB"
 
+	# The image the guest boots: the fast path's small initramfs, or the whole image for systemd.
+	if [ "$INIT" = fast ]; then
+		st=$(date +%s.%N)
+		matrix_fast_cpio "$IMG" >"$kdir/base-cpio"
+		STEP_SECS=$(elapsed "$st") step "$k" initramfs "$(($(stat -c %s "$(cat "$kdir/base-cpio")") / 1048576)) MiB for the fast path"
+	else
+		printf '%s\n' "$IMG/image.cpio" >"$kdir/base-cpio"
+	fi
+
 	if [ "$MODE" = suite ]; then
 		R_REQUIRED=$(suite_tests "$SUITE" "$k" | tr '\n' ' ')
 		matrix_tests_cpio "$SUITE" "$k" >"$kdir/tests-cpio"
@@ -93,7 +102,7 @@ matrix_boot_kernel() {
 	# shellcheck disable=SC1091
 	. "$kdir/result.env"
 	IMG=$R_IMG
-	parts=("$IMG/image.cpio" "$MATRIX_DIR/overlay/common.cpio")
+	parts=("$(cat "$kdir/base-cpio")" "$MATRIX_DIR/overlay/common.cpio")
 	if [ "$MODE" = suite ]; then
 		parts+=("$(cat "$kdir/tests-cpio")")
 		run=suite

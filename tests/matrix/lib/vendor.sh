@@ -126,6 +126,17 @@ vendor_pack() {
 	done
 	sort -u "$v/deps.tmp" >"$v/deps"
 	rm -f "$v/deps.tmp"
+	# The kernel's own modules they need, with their dependencies, from the image (the fast
+	# path's initramfs has only its own few).
+	if [ -s "$v/deps" ]; then
+		local kver mods=()
+		# shellcheck disable=SC1091
+		kver=$(. "$IMG/image-info.env" && printf '%s' "$KVER")
+		mapfile -t mods < <(mod_closure "$IMG/buildroot/usr/lib/modules/$kver" "$(tr '\n' ' ' <"$v/deps")" |
+			sed "s|^|usr/lib/modules/$kver/|")
+		[ ${#mods[@]} -eq 0 ] ||
+			(cd "$root" && cpio -idm --quiet --no-absolute-filenames "${mods[@]}" <"$IMG/image.cpio")
+	fi
 	if [ -n "$VENDOR_TEST" ]; then
 		cp "$VENDOR_TEST" "$v/test"
 		chmod 0755 "$v/test"
