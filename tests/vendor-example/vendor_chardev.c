@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vendor_chardev - stands for a vendor's legacy character driver: register_chrdev() and the
- * two-argument unregister_chrdev(), its own pr_fmt, and no cdev-compat include. Kbuild
+ * two-argument unregister_chrdev(), its own pr_fmt, and no cdev-compat include. Reading the
+ * device gives one line, "hello from vendor_chardev" (test.sh checks it in the guests). Kbuild
  * force-includes cdev_compat.h, so it builds unchanged on kernels whose unregister_chrdev()
  * takes one argument as well as on those whose takes two, without a warning.
  */
@@ -13,10 +14,12 @@
 #define VENDOR_NAME "vendor_chardev"
 
 static int vendor_major;
+static const char vendor_greeting[] = "hello from vendor_chardev\n";
 
 static ssize_t vendor_read(struct file *file, char __user *buf, size_t len, loff_t *ppos)
 {
-	return 0;
+	return simple_read_from_buffer(buf, len, ppos, vendor_greeting,
+				       sizeof(vendor_greeting) - 1);
 }
 
 static const struct file_operations vendor_fops = {
