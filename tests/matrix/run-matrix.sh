@@ -23,7 +23,7 @@
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
 #                              120 + MODULE_TEST_TIMEOUT; onearg twice)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
-#   CDEV_MATRIX_SMP            vCPUs per guest (default 2)
+#   CDEV_MATRIX_SMP            vCPUs per guest (default 2; a vendor run 1)
 #   CDEV_MATRIX_SLUB_DEBUG=0   boot without slub_debug=FZPU page_poison=1 (to measure their cost)
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe

@@ -54,7 +54,10 @@ matrix_boot() {
 	fi
 	: >"$kdir/console.log"
 	: >"$kdir/ktap.txt"
-	local cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "${CDEV_MATRIX_SMP:-2}" -m "$mem"
+	# One vCPU for a vendor run (under TCG a second one slows the boot), two for the suites
+	# (their stress and lifetime tests race CPUs).
+	local smp=${CDEV_MATRIX_SMP:-$([ "$MODE" = vendor ] && echo 1 || echo 2)}
+	local cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "$smp" -m "$mem"
 		-nodefaults -display none -no-reboot -monitor none
 		-chardev "file,id=con,path=$kdir/console.log" -serial chardev:con
 		-device "isa-debug-exit,iobase=0xf4,iosize=0x04"

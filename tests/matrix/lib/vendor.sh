@@ -60,7 +60,8 @@ vendor_build() {
 		--setenv PATH /usr/sbin:/usr/bin:/sbin:/bin --setenv HOME /tmp --setenv LC_ALL C.UTF-8 --chdir /build \
 		make -C "/usr/lib/modules/$kver/build" M=/build KDIR="/usr/lib/modules/$kver/build" W=1 \
 		-j"$(nproc)" modules >"$kdir/build.log" 2>&1 || rc=$?
-	WARNINGS=$(grep -cE '(^|: )warning:' "$kdir/build.log" || true)
+	# compiler and modpost warnings (make's own "warning: Clock skew" and the like are not)
+	WARNINGS=$(grep -cE '^[^ :]+:[0-9]+(:[0-9]+)?: warning:|^WARNING: modpost:' "$kdir/build.log" || true)
 	CELL_build=ok MSG_build=
 	mapfile -t kos < <(cd "$src" && find . -name '*.ko' | LC_ALL=C sort)
 	for m in "${VENDOR_EXPECT[@]}"; do
