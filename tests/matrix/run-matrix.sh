@@ -99,6 +99,9 @@ case ",$KERNELS," in *,onearg,*) matrix_find_kernel_debs ;; esac
 matrix_build_overlay
 matrix_pick_accel
 say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INIT init, kernels $KERNELS"
+# What the report needs to be made again from the kept results (report-from.sh).
+printf 'MODE=%q\nSUITE=%q\nINIT=%q\nVENDOR_DIR=%q\nVENDOR_TEST=%q\n' "$MODE" "$SUITE" "$INIT" \
+	"${VENDOR_DIR:-}" "${VENDOR_TEST:-}" >"$MATRIX_DIR/run.env"
 phase_done "inputs"
 
 phase "kernels"

@@ -10,6 +10,18 @@ newest_deb() {
 		sort -n | tail -n1 | cut -d' ' -f2-
 }
 
+# deb_content_sha DEB - a hash of what DEB installs and runs (names, modes, owners, sizes and
+# contents of its data and control members), not of its bytes: `make deb` dates generated
+# files by the build, so two builds of the same tree differ only in mtimes, and the images
+# (keyed on this) are not rebuilt for that.
+deb_content_sha() {
+	local t
+	for t in --ctrl-tarfile --fsys-tarfile; do
+		dpkg-deb "$t" "$1" | tar -tv | awk '{ $4 = ""; $5 = ""; print }'
+		dpkg-deb "$t" "$1" | tar -xO
+	done | sha256sum | cut -d' ' -f1
+}
+
 # matrix_find_debs - the package(s) the images install. Today's single cdev-compat-dkms, or,
 # once the package is split (issue 13), cdev-compat-dkms plus cdev-compat-test-dkms (the test
 # devices) of the same version. CDEV_MATRIX_DEB=PATH names the user package (its test package
@@ -39,7 +51,7 @@ matrix_find_debs() {
 	[ ! -f "$d" ] || test=$d
 	DEBS=("$deb")
 	[ -z "$test" ] || DEBS+=("$test")
-	DEB_SHA=$(cat "${DEBS[@]}" | sha256sum | cut -d' ' -f1)
+	DEB_SHA=$(for d in "${DEBS[@]}"; do deb_content_sha "$d"; done | sha256sum | cut -d' ' -f1)
 	say "packages: ${DEBS[*]##*/} ($DEB_VERSION, sha256 ${DEB_SHA:0:12})"
 }
 
