@@ -45,7 +45,14 @@ matrix_boot() {
 	timeout=$(matrix_boot_timeout "$k")
 	cat "$@" >"$kdir/initrd.cpio"
 	size=$(($(stat -c %s "$kdir/initrd.cpio") / 1048576))
-	mem=$(((size * 2 + 768 + 255) / 256 * 256))
+	# RAM: the initramfs twice (the archive, then its files in tmpfs) plus room for the tests;
+	# no more (every page is poisoned when the kernel frees it at boot: page_poison=1).
+	if [ "$INIT" = fast ]; then
+		mem=$(((size * 3 + 256 + 127) / 128 * 128))
+		[ "$mem" -ge 512 ] || mem=512
+	else
+		mem=$(((size * 2 + 768 + 255) / 256 * 256))
+	fi
 	[ "$ACCEL" != probe ] || matrix_probe_kvm "$img/image.vmlinuz"
 	if [ "$ACCEL" = kvm ]; then
 		accel=(-accel kvm -cpu host)
