@@ -11,7 +11,7 @@ set -euo pipefail
 need_pkgs make:make gcc:gcc python3:python3 filterdiff:patchutils patch:patch shellcheck:shellcheck
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(t-unit t-helpers t-probes t-probe-cache t-kbuild t-seed-corpus t-legacy-drivers t-style t-migrate t-docs t-workflows)
+	suites=(t-unit t-helpers t-probes t-probe-cache t-kbuild t-seed-corpus t-legacy-drivers t-style t-migrate t-docs t-workflows t-matrix)
 	[ -x "$CDEV_TOP/tests/package/run.sh" ] && suites+=(../package/run)
 fi
 

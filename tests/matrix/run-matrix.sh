@@ -74,6 +74,7 @@ if [ -n "$MODULE" ]; then
 	MODE=vendor
 	[ "$SUITE" = functional ] || die "MODULE= is a vendor run; it takes no suite ($SUITE)"
 	INIT=${CDEV_MATRIX_INIT:-fast}
+	vendor_check_inputs
 else
 	MODE=suite
 	suite_tests "$SUITE" bookworm >/dev/null
@@ -93,7 +94,6 @@ phase "host setup"
 phase_done "host setup"
 
 phase "inputs"
-[ "$MODE" = suite ] || vendor_check_inputs
 matrix_find_debs
 case ",$KERNELS," in *,onearg,*) matrix_find_kernel_debs ;; esac
 matrix_build_overlay

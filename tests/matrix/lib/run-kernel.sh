@@ -137,12 +137,12 @@ boot_problem() {
 	case "$BOOT_STATUS" in
 	ok | tests_failed) return 0 ;;
 	hang)
-		say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:"
+		say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:" >&2
 		tail -n 25 "$kdir/console.log" | sed 's/^/    | /' >&2
 		echo "hang: no result after ${BOOT_S}s (console: $kdir/console.log)"
 		;;
 	*)
-		say "$k: last console lines:"
+		say "$k: last console lines:" >&2
 		grep -av ' ok [0-9]' "$kdir/console.log" | tail -n 25 | sed 's/^/    | /' >&2
 		echo "$BOOT_STATUS (console: $kdir/console.log, ktap: $kdir/ktap.txt)"
 		;;

@@ -1,0 +1,112 @@
+#!/bin/bash
+# t-matrix.sh - the matrix's decisions on the host, from fixture KTAP (no guest is booted):
+# a suite row passes only when every required test ran, was not skipped and passed (a skipped
+# or missing one fails it, "some passed" never does); the vendor cells (load, test, unload,
+# log) from the vendor runner's KTAP, a hang, a crash; the first error lines; the table, JUnit
+# and exit status; bad MODULE/MODULE_TEST input stops before anything is built.
+# shellcheck disable=SC2034,SC1091 # (the matrix libraries read these globals)
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+M=$CDEV_TOP/tests/matrix
+for lib in progress boot ktap suites run-kernel report junit; do
+	# shellcheck disable=SC1090
+	. "$M/lib/$lib.sh"
+done
+T_RUN=$(date +%s.%N)
+work=$TEST_WORK/matrix
+rm -rf "$work"
+mkdir -p "$work"
+
+# decide MODE KTAPFILE BOOT_STATUS [REQUIRED...] - run the decision for a fake kernel "bookworm"
+# on a fixture; leaves its result.env in $work/m/bookworm.
+decide() {
+	local mode=$1 ktap=$2 status=$3
+	shift 3
+	MATRIX_DIR=$work/m MODE=$mode SUITE=functional INIT=fast k=bookworm kdir=$work/m/bookworm
+	rm -rf "$MATRIX_DIR"
+	mkdir -p "$kdir"
+	cp "$ktap" "$kdir/ktap.txt"
+	: >"$kdir/console.log"
+	R_T0=$(date +%s.%N) R_NAME=$k R_DIR=$kdir R_STATUS=prepared R_VERSION='6.1 (x)' R_ARITY='?' R_BOOT_S=1
+	R_REQUIRED="$*" R_FAILED=0 R_MISSING=0 R_NOTPASSED='' CELL_build=ok MSG_build='' WARNINGS=0
+	BOOT_STATUS=$status BOOT_S=1 BOOT_RC=33
+	ktap_tsv "$kdir/ktap.txt" >"$kdir/results.tsv"
+	ktap_top "$kdir/ktap.txt" >"$kdir/top.tsv"
+	R_PASSED=$(grep -c '^pass' "$kdir/results.tsv" || true)
+	R_FAILED=$(grep -c '^fail' "$kdir/results.tsv" || true)
+	R_SKIPPED=$(grep -c '^skip' "$kdir/results.tsv" || true)
+	if [ "$mode" = suite ]; then suite_decide >/dev/null 2>&1 || true; else vendor_decide >/dev/null 2>&1 || true; fi
+}
+# row VAR - a value from the fixture's result.env
+row() { (. "$work/m/bookworm/result.env" && eval "printf '%s' \"\${$1}\""); }
+
+f=$work/suite-ok.ktap
+printf '%s\n' 'KTAP version 1' '1..2' '    1..1' '    ok 1 a' 'ok 1 10-x' '    1..1' '    ok 1 b' 'ok 2 20-y' >"$f"
+decide suite "$f" ok 10-x 20-y
+check "suite: every required test passed: the row passes" test "$(row R_STATUS)" = pass
+decide suite "$f" ok 10-x 20-y 30-z
+check "suite: a required test missing fails the row although the others passed" test "$(row R_STATUS)" = fail
+check "suite: ... and names it" grep -q '30-z: missing' <<<"$(row R_NOTPASSED)"
+printf '%s\n' 'KTAP version 1' '1..2' '    1..1' '    ok 1 a' 'ok 1 10-x' '    1..1' '    ok 1 b # SKIP no device' 'ok 2 20-y' >"$f"
+decide suite "$f" ok 10-x 20-y
+check "suite: a required test whose subtests were all skipped fails the row" test "$(row R_STATUS)" = fail
+check "suite: ... as skipped" grep -q '20-y: skipped' <<<"$(row R_NOTPASSED)"
+check "suite: the skip is counted" test "$(row R_SKIPPED)" = 1
+printf '%s\n' 'KTAP version 1' '1..1' 'ok 1 10-x # SKIP not here' >"$f"
+decide suite "$f" ok 10-x
+check "suite: a required test skipped at its own line fails the row" test "$(row R_STATUS)" = fail
+printf '%s\n' 'KTAP version 1' '1..1' '    # why it failed' '    not ok 1 a' '# 10-x: exit status 1' 'not ok 1 10-x' >"$f"
+decide suite "$f" tests_failed 10-x
+check "suite: a failed subtest fails the row" test "$(row R_STATUS)" = fail
+check "suite: the first error line is the failed subtest's diagnostic" \
+	test "$(awk -F'\t' '{ print $3 }' "$work/m/bookworm/top.tsv")" = "why it failed"
+printf '%s\r\n' 'KTAP version 1' '1..1' '    1..1' '    ok 1 a' 'ok 1 10-x' >"$f"
+decide suite "$f" ok 10-x
+check "suite: KTAP with CR line ends (the serial console) reads the same" test "$(row R_STATUS)" = pass
+decide suite "$f" hang 10-x
+check "suite: a hang fails the row although every test passed" test "$(row R_STATUS)" = hang
+
+v=$work/vendor.ktap
+vk() { printf '%s\n' 'KTAP version 1' '1..4' "$@" >"$v"; }
+vk 'ok 1 load' '    1..1' '    ok 1 reads' 'ok 2 test' 'ok 3 unload' 'ok 4 log'
+decide vendor "$v" ok
+check "vendor: all cells ok: the row passes" test "$(row R_STATUS)-$(row CELL_test)" = pass-ok
+vk '# insmod x: BUG: kernel NULL pointer dereference' 'not ok 1 load' 'ok 2 test # SKIP the load failed' \
+	'ok 3 unload # SKIP the load failed' '# Oops: 0002 [#1] SMP' 'not ok 4 log'
+decide vendor "$v" tests_failed
+check "vendor: an oops on load: load and log fail, test and unload not run" \
+	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "fail - - fail"
+check "vendor: the load cell's first error line" test "$(row MSG_load)" = "insmod x: BUG: kernel NULL pointer dereference"
+vk 'ok 1 load' '# hang: test.sh still running after 20s, killed' 'not ok 2 test' 'ok 3 unload' 'ok 4 log'
+decide vendor "$v" tests_failed
+check "vendor: a test killed by the timeout is HANG in the test cell only" \
+	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "ok hang ok ok"
+vk 'ok 1 load' 'ok 2 test # SKIP no MODULE_TEST given' 'ok 3 unload' 'ok 4 log'
+decide vendor "$v" ok
+check "vendor: no test given: the test cell is 'skip' and the row passes" \
+	test "$(row CELL_test)-$(row R_STATUS)" = skip-pass
+printf '%s\n' 'KTAP version 1' '1..4' 'ok 1 load' '# cdev-vendor: stage test' >"$v"
+decide vendor "$v" hang
+check "vendor: a guest that stops answering in the test: test HANG, unload and log not run" \
+	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "ok hang - -"
+check "vendor: ... and the row fails" test "$(row R_STATUS)" = hang
+
+# The report of that last row: a failed cell's line, JUnit, status.
+kernels=(bookworm) VENDOR_DIR=/x VENDOR_TEST=''
+out=$(matrix_report 2>&1) && rc=0 || rc=$?
+check "report: exits non-zero when a cell failed" test "$rc" -ne 0
+check "report: the table has the HANG cell" grep -qE '^bookworm .*\| HANG' <<<"$out"
+check "report: the failed cell's line is under the table" grep -q '^bookworm test: hang' <<<"$out"
+check "report: closing line counts the cells (build, load ok; test failed)" grep -qx '2 passed, 1 failed' <<<"$out"
+check "report: JUnit names the failed cell" grep -q 'name="test"><failure' "$work/m/junit.xml"
+check "report: the Markdown summary has the table" grep -q '^| bookworm |' "$work/m/summary.md"
+
+# Bad input: clear errors, nothing built.
+bad() { MODULE=$1 MODULE_TEST=${2:-} "$M/run-matrix.sh" 2>&1 | tail -n1; }
+check "MODULE=/nonexistent: a clear error" grep -q 'is not a directory' <<<"$(bad /nonexistent)"
+mkdir -p "$work/empty"
+check "MODULE without Kbuild/Makefile: a clear error" grep -q 'neither a Kbuild nor a Makefile' <<<"$(bad "$work/empty")"
+check "MODULE_TEST missing: a clear error" grep -q 'not a readable file' \
+	<<<"$(bad "$CDEV_TOP/tests/vendor-example" /nonexistent/test.sh)"
+check "an unknown kernel: a clear error" grep -q "unknown kernel 'sid'" <<<"$(KERNELS=sid "$M/run-matrix.sh" 2>&1 | tail -n1)"
