@@ -73,7 +73,8 @@ MODULE=${MODULE:-}
 if [ -n "$MODULE" ]; then
 	MODE=vendor
 	[ "$SUITE" = functional ] || die "MODULE= is a vendor run; it takes no suite ($SUITE)"
-	INIT=${CDEV_MATRIX_INIT:-fast}
+	INIT=fast
+	[ "${CDEV_MATRIX_INIT:-fast}" = fast ] || die "a vendor run (MODULE=) boots the fast path only"
 	vendor_check_inputs
 else
 	MODE=suite
