@@ -67,27 +67,27 @@ check "suite: KTAP with CR line ends (the serial console) reads the same" test "
 decide suite "$f" hang 10-x
 check "suite: a hang fails the row although every test passed" test "$(row R_STATUS)" = hang
 
-v=$work/vendor.ktap
-vk() { printf '%s\n' 'KTAP version 1' '1..4' "$@" >"$v"; }
+vfix=$work/vendor.ktap
+vk() { printf '%s\n' 'KTAP version 1' '1..4' "$@" >"$vfix"; }
 vk 'ok 1 load' '    1..1' '    ok 1 reads' 'ok 2 test' 'ok 3 unload' 'ok 4 log'
-decide vendor "$v" ok
+decide vendor "$vfix" ok
 check "vendor: all cells ok: the row passes" test "$(row R_STATUS)-$(row CELL_test)" = pass-ok
 vk '# insmod x: BUG: kernel NULL pointer dereference' 'not ok 1 load' 'ok 2 test # SKIP the load failed' \
 	'ok 3 unload # SKIP the load failed' '# Oops: 0002 [#1] SMP' 'not ok 4 log'
-decide vendor "$v" tests_failed
+decide vendor "$vfix" tests_failed
 check "vendor: an oops on load: load and log fail, test and unload not run" \
 	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "fail - - fail"
 check "vendor: the load cell's first error line" test "$(row MSG_load)" = "insmod x: BUG: kernel NULL pointer dereference"
 vk 'ok 1 load' '# hang: test.sh still running after 20s, killed' 'not ok 2 test' 'ok 3 unload' 'ok 4 log'
-decide vendor "$v" tests_failed
+decide vendor "$vfix" tests_failed
 check "vendor: a test killed by the timeout is HANG in the test cell only" \
 	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "ok hang ok ok"
 vk 'ok 1 load' 'ok 2 test # SKIP no MODULE_TEST given' 'ok 3 unload' 'ok 4 log'
-decide vendor "$v" ok
+decide vendor "$vfix" ok
 check "vendor: no test given: the test cell is 'skip' and the row passes" \
 	test "$(row CELL_test)-$(row R_STATUS)" = skip-pass
-printf '%s\n' 'KTAP version 1' '1..4' 'ok 1 load' '# cdev-vendor: stage test' >"$v"
-decide vendor "$v" hang
+printf '%s\n' 'KTAP version 1' '1..4' 'ok 1 load' '# cdev-vendor: stage test' >"$vfix"
+decide vendor "$vfix" hang
 check "vendor: a guest that stops answering in the test: test HANG, unload and log not run" \
 	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "ok hang - -"
 check "vendor: ... and the row fails" test "$(row R_STATUS)" = hang

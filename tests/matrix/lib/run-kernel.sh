@@ -8,7 +8,7 @@ CELLS="build load test unload log"
 
 # write_result - KDIR/result.env from the R_* and CELL_* variables.
 write_result() {
-	local c
+	local c v
 	R_TOTAL_S=$(elapsed "$R_T0")
 	{
 		for v in R_NAME R_STATUS R_VERSION R_ARITY R_PASSED R_FAILED R_SKIPPED R_REQUIRED R_MISSING \
@@ -177,7 +177,7 @@ suite_decide() {
 # vendor_decide - the load/test/unload/log cells from the guest's four results; a hung guest
 # makes the cell it was in "hang" and the later ones "-".
 vendor_decide() {
-	local c r why last problem
+	local c r why last problem v m
 	for c in load test unload log; do
 		r=$(awk -F'\t' -v t="$c" '$1 == t { print $2; exit }' "$kdir/top.tsv")
 		why=$(awk -F'\t' -v t="$c" '$1 == t { print $3; exit }' "$kdir/top.tsv")
