@@ -8,8 +8,10 @@
 # from the host's mirror. mkosi uses it verbatim instead of its own list.
 matrix_sources() {
 	local k=$1 dir=$2 mirror security rel suites
-	mirror=$(apt_mirror_debian)
-	security=$(apt_mirror_security 2>/dev/null) || security=
+	# (read from the host's apt configuration once per run)
+	[ -n "${MATRIX_MIRROR:-}" ] || MATRIX_MIRROR=$(apt_mirror_debian)
+	[ -n "${MATRIX_SECURITY+set}" ] || MATRIX_SECURITY=$(apt_mirror_security 2>/dev/null) || MATRIX_SECURITY=
+	mirror=$MATRIX_MIRROR security=$MATRIX_SECURITY
 	case "$k" in
 	bullseye) rel=bullseye suites="bullseye bullseye-updates" ;;
 	bookworm | onearg) rel=bookworm suites="bookworm bookworm-updates" ;;
