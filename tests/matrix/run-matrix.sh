@@ -96,6 +96,7 @@ phase_done "host setup"
 
 phase "inputs"
 matrix_find_debs
+matrix_mirrors
 case ",$KERNELS," in *,onearg,*) matrix_find_kernel_debs ;; esac
 matrix_build_overlay
 matrix_pick_accel

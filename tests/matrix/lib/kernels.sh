@@ -4,13 +4,18 @@
 # and the Debian linux-source of its version (for the legacy drivers).
 # Sets per kernel: KPKGS, KPKG_DIRS, KVERSION, KRESOLVED.
 
+# matrix_mirrors - MATRIX_MIRROR and MATRIX_SECURITY (empty if none), from the host's apt
+# configuration, once per run.
+matrix_mirrors() {
+	MATRIX_MIRROR=$(apt_mirror_debian)
+	MATRIX_SECURITY=$(apt_mirror_security 2>/dev/null) || MATRIX_SECURITY=
+}
+
 # matrix_sources K DIR - write DIR/etc/apt/sources.list.d/mkosi.sources (and preferences) for K
 # from the host's mirror. mkosi uses it verbatim instead of its own list.
 matrix_sources() {
 	local k=$1 dir=$2 mirror security rel suites
-	# (read from the host's apt configuration once per run)
-	[ -n "${MATRIX_MIRROR:-}" ] || MATRIX_MIRROR=$(apt_mirror_debian)
-	[ -n "${MATRIX_SECURITY+set}" ] || MATRIX_SECURITY=$(apt_mirror_security 2>/dev/null) || MATRIX_SECURITY=
+	[ -n "${MATRIX_MIRROR:-}" ] || matrix_mirrors
 	mirror=$MATRIX_MIRROR security=$MATRIX_SECURITY
 	case "$k" in
 	bullseye) rel=bullseye suites="bullseye bullseye-updates" ;;
