@@ -210,7 +210,6 @@ else
 		done </tmp/test.out
 		[ "$state" = ok ] || [ -n "$why" ] || [ "$B_RC" -eq 0 ] || why="exit status $B_RC"
 	else
-		[ "$state" = ok ] || [ -z "$why" ] || { emit "# $why"; why=''; }
 		tail -n 200 /tmp/test.out | sed 's/^/    # /' | while IFS= read -r line; do emit "$line"; done
 	fi
 	result 2 test "$state" "$why"

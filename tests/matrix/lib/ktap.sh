@@ -34,9 +34,10 @@ ktap_tsv() {
 
 # ktap_top FILE - one line per top-level test: "name<TAB>result<TAB>first error line", result
 # pass, fail or skip. A test is skipped when its line has a SKIP directive or all of its
-# subtests were skipped. The first error line of a failed test is the first diagnostic before
-# its first failed subtest (or that subtest's name), else the diagnostic before its own result
-# line; of a skipped one, the SKIP reason.
+# subtests were skipped. The error line of a failed test is the diagnostic right before its
+# first failed subtest (ktap_fail and the vendor runner print the reason there, after any
+# context), or that subtest's name, else the diagnostic right before its own result line; of
+# a skipped one, the SKIP reason.
 ktap_top() {
 	awk '
 	{ sub(/\r$/, "") }
@@ -46,7 +47,7 @@ ktap_top() {
 		if ($0 ~ /^    not ok/ && fd == "") fd = (pend != "") ? pend : "not ok: " name(substr($0, 5))
 		pend = ""; next
 	}
-	/^    # / { if (pend == "") pend = substr($0, 7); next }
+	/^    # / { pend = substr($0, 7); next }
 	/^(not )?ok [0-9]+/ {
 		r = ($0 ~ /^not ok/) ? "fail" : "pass"
 		if (r == "pass" && ($0 ~ / # SKIP/ || (n > 0 && ns == n))) r = "skip"
@@ -57,7 +58,7 @@ ktap_top() {
 		n = 0; ns = 0; fd = ""; pend = ""; next
 	}
 	/^# cdev-/ { next }
-	/^# / { if (pend == "") pend = substr($0, 3) }
+	/^# / { pend = substr($0, 3) }
 	' "$1"
 }
 
