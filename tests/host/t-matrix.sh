@@ -67,6 +67,18 @@ check "suite: KTAP with CR line ends (the serial console) reads the same" test "
 decide suite "$f" hang 10-x
 check "suite: a hang fails the row although every test passed" test "$(row R_STATUS)" = hang
 
+# The report of a suite row that failed on a missing test, and of one that passed.
+decide suite "$f" ok 10-x 30-z
+kernels=(bookworm)
+out=$(MODE=suite SUITE=functional matrix_report 2>&1) && rc=0 || rc=$?
+check "suite report: exits non-zero when a row failed" test "$rc" -ne 0
+check "suite report: the row is in the table, failed" grep -qE '^bookworm .*\| fail$' <<<"$out"
+check "suite report: the missing test counts as a failure" grep -qx '1 passed, 1 failed' <<<"$out"
+decide suite "$f" ok 10-x
+out=$(MODE=suite SUITE=functional matrix_report 2>&1) && rc=0 || rc=$?
+check "suite report: every required test passed: status 0" test "$rc" -eq 0
+check "suite report: ... and the closing line" grep -qx '1 passed, 0 failed' <<<"$out"
+
 vfix=$work/vendor.ktap
 vk() { printf '%s\n' 'KTAP version 1' '1..4' "$@" >"$vfix"; }
 vk 'ok 1 load' '    1..1' '    ok 1 reads' 'ok 2 test' 'ok 3 unload' 'ok 4 log'

@@ -56,7 +56,8 @@ report_suite() {
 			"$(md_escape "$R_STATUS${R_MSG:+: $R_MSG}")" >>"$MATRIX_DIR/summary.md"
 		# A required test skipped or missing counts as a failure, and a row that failed without
 		# any (a hang, no exit status) counts one.
-		f=$((R_FAILED + $(grep -oE ': (skipped|missing)' <<<"$R_NOTPASSED" | wc -l)))
+		f=$(grep -oE ': (skipped|missing)' <<<"$R_NOTPASSED" | wc -l || true)
+		f=$((f + $(grep -c '^fail' "$MATRIX_DIR/$k/results.tsv" 2>/dev/null || true)))
 		[ "$R_STATUS" = pass ] || [ "$f" -gt 0 ] || f=1
 		tp=$((tp + R_PASSED))
 		tf=$((tf + f))
