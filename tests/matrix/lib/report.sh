@@ -38,7 +38,7 @@ cell_text() {
 md_escape() { sed -e 's/|/\\|/g' -e 's/`/\\`/g' <<<"$1"; }
 
 report_suite() {
-	local k tp=0 tf=0 kp=0 kf=0 nreq f
+	local k tp=0 tf=0 kp=0 kf=0 nreq f n
 	printf '\n%-9s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' kernel version arity required \
 		"subtests p/f/s" missing "boot s" "total s" result
 	printf '%s\n' "----------|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
@@ -57,7 +57,8 @@ report_suite() {
 		# A required test skipped or missing counts as a failure, and a row that failed without
 		# any (a hang, no exit status) counts one.
 		f=$(grep -oE ': (skipped|missing)' <<<"$R_NOTPASSED" | wc -l || true)
-		f=$((f + $(grep -c '^fail' "$MATRIX_DIR/$k/results.tsv" 2>/dev/null || true)))
+		n=$(grep -c '^fail' "$MATRIX_DIR/$k/results.tsv" 2>/dev/null) || true
+		f=$((f + ${n:-0}))
 		[ "$R_STATUS" = pass ] || [ "$f" -gt 0 ] || f=1
 		tp=$((tp + R_PASSED))
 		tf=$((tf + f))
