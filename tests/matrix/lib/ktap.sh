@@ -71,7 +71,7 @@ required_check() {
 		r=$(awk -F'\t' -v t="$t" '$1 == t { print $2; exit }' "$top")
 		case "$r" in
 		pass) p=$((p + 1)) ;;
-		fail) f=$((f + 1)) bad+=("$t: failed") ;;
+		fail) f=$((f + 1)) bad+=("$t: failed: $(awk -F'\t' -v t="$t" '$1 == t { print $3; exit }' "$top" | cut -c1-160)") ;;
 		skip) s=$((s + 1)) bad+=("$t: skipped") ;;
 		*) m=$((m + 1)) bad+=("$t: missing") ;;
 		esac
