@@ -27,7 +27,10 @@ exec </dev/console >/dev/console 2>&1
 mnt devpts /dev/pts -o nosuid,noexec,gid=5,mode=0620
 mnt tmpfs /dev/shm -o nosuid,nodev
 mnt tmpfs /run -o nosuid,nodev,mode=0755
-mnt tmpfs /tmp -o nosuid,nodev
+# /tmp stays on the root file system (the initramfs, itself a tmpfs), as on the systemd path:
+# tests make device nodes there (a tmpfs mounted nodev would refuse to open them).
+mkdir -p /tmp
+chmod 1777 /tmp
 mnt debugfs /sys/kernel/debug
 [ -e /proc/sys/kernel/hostname ] && echo cdev-matrix >/proc/sys/kernel/hostname
 ln -sfn /proc/self/fd /dev/fd
