@@ -163,7 +163,7 @@ if [ "$load" = ok ]; then
 		bounded 60 /tmp/insmod.out insmod "$V/modules/$m.ko"
 		if [ "$B_RC" -ne 0 ] || [ ! -d "/sys/module/$m" ]; then
 			load=fail
-			why=$(kernel_log | grep -m1 -E "$log_pattern" || true)
+			why=$(kernel_log | grep -m1 -E "$log_pattern" | sed -E 's/^\[ *[0-9.]+\] //' || true)
 			[ -n "$why" ] || why=$(first_line /tmp/insmod.out)
 			[ "$B_HUNG" -eq 0 ] || why="hang: insmod $m did not return in 60s; $why"
 			why="insmod $m: ${why:-exit status $B_RC}"
