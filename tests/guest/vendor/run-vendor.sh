@@ -95,24 +95,24 @@ first_line() {
 # Sets B_RC (its status) and B_HUNG: 0 ended, 1 killed, 2 still there after SIGKILL (stuck in
 # the kernel).
 bounded() {
-	local secs=$1 out=$2 pid ticks=0
+	local secs=$1 out=$2 pid end
 	shift 2
 	setsid "$@" >"$out" 2>&1 </dev/null &
 	pid=$!
 	B_HUNG=0
+	# Wall-clock deadlines (SECONDS): under TCG each poll takes far longer than its sleep.
+	end=$((SECONDS + secs))
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ "$ticks" -ge $((secs * 10)) ]; then
+		if [ "$SECONDS" -ge "$end" ]; then
 			B_HUNG=1
 			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-			ticks=0
+			end=$((SECONDS + 5))
 			while kill -0 "$pid" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]; do
-				ticks=$((ticks + 1))
-				[ "$ticks" -lt 50 ] || { B_HUNG=2; B_RC=137; return 0; }
+				[ "$SECONDS" -lt "$end" ] || { B_HUNG=2; B_RC=137; return 0; }
 				sleep 0.1
 			done
 			break
 		fi
-		ticks=$((ticks + 1))
 		sleep 0.1
 	done
 	B_RC=0
