@@ -9,9 +9,12 @@ HOST_TESTS=$CDEV_TOP/tests/host
 TEST_WORK=${TEST_WORK:-$BUILD_DIR/host-tests}
 mkdir -p "$TEST_WORK"
 
-# TAP-style result lines; tests/host/run-checks.sh numbers and counts them.
+# TAP-style result lines; tests/host/run-checks.sh numbers and counts them, and holds a suite
+# to its plan: a suite that declares one ("1..N", before its first result) and prints fewer or
+# more results fails.
 ok() { printf 'ok - %s\n' "$*"; }
 not_ok() { printf 'not ok - %s\n' "$*"; }
+plan() { printf '1..%d\n' "$1"; }
 # check DESC CMD... - one result line from a command's status.
 check() {
 	local desc=$1
@@ -82,9 +85,19 @@ check_shim_build() {
 		test "$args" = "$want"
 }
 
-# warnings LOG - the compiler warnings in a build log, one per line, paths made relative.
+# warnings LOG - the diagnostics in a build log (compiler warnings and errors, from any file,
+# the compat headers' included; modpost's WARNING/ERROR), one per line, paths reduced to the
+# file name, sorted (LC_ALL=C) and unique.
 warnings() {
-	grep -E '(warning|error):' "$1" | sed -E 's#^.*/([^/:]+:[0-9]+:[0-9]+:)#\1#' | sort -u || true
+	grep -iE '(warning|error):' "$1" | sed -E 's#^.*/([^/:]+:[0-9]+:[0-9]+:)#\1#' | LC_ALL=C sort -u || true
+}
+
+# new_diagnostics BASE_LOG LOG - the diagnostics of LOG that BASE_LOG does not have, compared
+# without line and column (a force-included header shifts no line, but a converted file may),
+# every file's kept: a warning from the compat header counts like one from the driver.
+new_diagnostics() {
+	LC_ALL=C comm -13 <(warnings "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/' | LC_ALL=C sort -u) \
+		<(warnings "$2" | sed -E 's/:[0-9]+:[0-9]+:/:/' | LC_ALL=C sort -u)
 }
 
 # source_files REL... - files of Debian's linux-source-6.1 (installed when missing), extracted
