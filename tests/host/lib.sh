@@ -104,7 +104,7 @@ new_diagnostics() {
 # to the cache in one pass over the tarball; prints the directory they are under.
 source_files() {
 	local tarball=/usr/src/linux-source-6.1.tar.xz ver dir rel missing=()
-	need_pkgs "$tarball:linux-source-6.1"
+	need_pkgs "$tarball:linux-source-6.1" xz:xz-utils
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 	dir=$CDEV_COMPAT_CACHE/linux-source-files/$ver
 	for rel in "$@"; do
@@ -112,8 +112,10 @@ source_files() {
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		mkdir -p "$dir"
-		tar -xJf "$tarball" -C "$dir" --strip-components=1 "${missing[@]}" ||
-			die "cannot extract ${missing[*]} from $tarball"
+		# One pass over the whole xz tarball: a minute or more on a busy machine.
+		with_progress "extracting ${#missing[@]} files from $tarball" "$dir.extract.log" - - \
+			tar -xJf "$tarball" -C "$dir" --strip-components=1 "${missing[@]}" ||
+			die "cannot extract ${missing[*]} from $tarball (log $dir.extract.log)"
 	fi
 	printf '%s\n' "$dir"
 }

@@ -29,9 +29,10 @@ for rel in "${drivers[@]}"; do
 		not_ok "the kernel port's hunks for $rel apply"
 done
 
-objs=""
+objs="" names_re=""
 for rel in "${drivers[@]}"; do
 	objs+=" $(basename "$rel" .c).o"
+	names_re+="${names_re:+|}$(basename "$rel" .c)"
 done
 
 twoarg=$(headers_twoarg)
@@ -63,13 +64,18 @@ for version in orig onearg; do
 	other_dir=$dir
 	for tree in twoarg onearg; do
 		build "$version" "$tree" compat
+		# Every diagnostic the native build does not have, from any file: the driver's own and
+		# the compat headers' alike.
+		new_diagnostics "$native_dir/build.log" "$dir/build.log" >"$dir/new-diagnostics.txt"
 		for rel in "${drivers[@]}"; do
 			name=$(basename "$rel" .c)
-			extra=$(comm -13 <(warnings "$native_dir/build.log" | grep "^$name\.c:" | sed 's/:[0-9]*:[0-9]*:/:/') \
-				<(warnings "$dir/build.log" | grep "^$name\.c:" | sed 's/:[0-9]*:[0-9]*:/:/') | wc -l)
-			check "$name ($version) on $tree headers, compat force-included: builds, no diagnostic beyond its native build's ($extra extra; log $dir/build.log)" \
+			extra=$(grep -c "^$name\.c:" "$dir/new-diagnostics.txt" || true)
+			check "$name ($version) on $tree headers, compat force-included: builds, no diagnostic in $name.c beyond its native build's ($extra extra; log $dir/build.log)" \
 				test -f "$dir/$name.ko" -a "$extra" -eq 0
 		done
+		others=$(grep -cvE "^($names_re)\.c:" "$dir/new-diagnostics.txt" || true)
+		check "drivers ($version) on $tree headers, compat force-included: no diagnostic from another file (the compat or kernel headers) beyond the native build's ($others extra$( [ "$others" -eq 0 ] || printf ': %s' "$(grep -vE "^($names_re)\.c:" "$dir/new-diagnostics.txt" | head -n 2 | tr '\n' ' ')"); log $dir/build.log)" \
+			test "$others" -eq 0
 	done
 	for rel in "${drivers[@]}"; do
 		name=$(basename "$rel" .c)
