@@ -77,7 +77,7 @@ for b in "$work"/blocks/*.sh; do
 	esac
 	cmd=$(sed 's/#.*//' "$b" | grep -oE "$harmful" | head -n1 | tr -d ' ;&|(){}' || true)
 	if [ -n "$cmd" ]; then
-		not_ok "docs block $name would run '$cmd' on this machine: not run; mark it '# skip: <reason>' (it belongs in a guest or an image)"
+		not_ok "docs block $name would run '$cmd' on this machine: not run; give it a first line '\\# skip: <reason>' (it belongs in a guest or an image)"
 		continue
 	fi
 	: >"$box/refused.log"
