@@ -8,7 +8,8 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-need_pkgs man:man-db spatch:coccinelle
+need_pkgs man:man-db
+need_coccinelle
 work=$TEST_WORK/docs
 rm -rf "$work"
 mkdir -p "$work"
