@@ -61,8 +61,16 @@ as_user=()
 if [ "$(id -u)" -eq 0 ]; then
 	chown -R 65534:65534 "$box/tree" "$box/home"
 	chmod 666 "$box/refused.log"
-	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs --inh-caps=-all
-		--bounding-set=-all)
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs)
+	if "${as_user[@]}" --inh-caps=-all --bounding-set=-all true 2>/dev/null; then
+		as_user+=(--inh-caps=-all --bounding-set=-all)
+	else
+		# nobody cannot even start a program: a root directory without o+x (a root made by
+		# mktemp, as fresh-root's). The blocks keep read access everywhere, and no other right.
+		printf '# nobody cannot reach the system files here (no o+x on a parent, e.g. /): the blocks run with CAP_DAC_READ_SEARCH only (read, never write)\n'
+		caps=-all,+dac_read_search
+		as_user+=("--inh-caps=$caps" "--ambient-caps=$caps" "--bounding-set=$caps")
+	fi
 fi
 
 shopt -s nullglob
