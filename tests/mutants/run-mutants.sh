@@ -35,7 +35,7 @@ record() {
 	case "$tag" in host | guest) ;; *) die "tag '$tag': host or guest" ;; esac
 	file=$here/$name.patch
 	[ ! -e "$file" ] || die "$file exists"
-	diff=$(git -C "$CDEV_TOP" diff HEAD -- . ":(exclude)tests/mutants")
+	diff=$(git -C "$CDEV_TOP" diff -U1 HEAD -- . ":(exclude)tests/mutants")
 	[ -n "$diff" ] || die "no uncommitted change to record (make the wrong change in the tree first)"
 	{
 		printf 'Tag: %s\nTest: %s\n' "$tag" "$test"
