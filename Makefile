@@ -1,7 +1,7 @@
 # cdev-compat: the only entry point. Targets are thin; the logic lives in scripts that run alone.
 # See README.md.
 
-.PHONY: all check deb kernel matrix soak test bench migrate clean host-clean
+.PHONY: all check deb kernel matrix soak test bench migrate mutants clean host-clean
 
 all:
 	scripts/build-shim.sh
@@ -33,6 +33,10 @@ bench:
 
 migrate:
 	scripts/cdev-compat-migrate $(DRIVER)
+
+# Mutation tests (tests/mutants/): host mutants; GUEST=1 adds the guest ones (matrix boots).
+mutants:
+	GUEST=$(GUEST) tests/mutants/run-mutants.sh
 
 clean:
 	rm -rf build

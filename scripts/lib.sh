@@ -82,8 +82,15 @@ with_progress() {
 	"$@" >"$logf" 2>&1 &
 	pid=$!
 	(
-		trap 'exit 0' TERM
-		while sleep "${PROGRESS_INTERVAL:-60}"; do
+		# The sleep runs in the background, with no inherited pipe, and is waited for: a TERM
+		# then ends the ticker at once (bash runs a trap only after a foreground command), and
+		# no orphaned sleep keeps a caller's pipe open.
+		local nap
+		trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "${PROGRESS_INTERVAL:-60}" >/dev/null 2>&1 &
+			nap=$!
+			wait "$nap"
 			progress_line "$label" "$start" "$counter" "$expected"
 		done
 	) &

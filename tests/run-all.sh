@@ -1,41 +1,77 @@
 #!/bin/bash
-# run-all.sh - `make test`: the host checks (make check), the kernel matrix (make matrix),
-# then the checks of the built one-arg kernel's headers package (t-onearg-package); prints
-# each part's summary and, last, the sum: "N passed, N failed".
+# run-all.sh - `make test`: the host checks (make check), the builds the matrix uses (make deb,
+# make kernel), the kernel matrix (make matrix), the soak (make soak), then the checks of the built one-arg kernel's
+# headers package (t-onearg-package); prints each part's summary and, last, the sum:
+# "N passed, N failed". Every part counts: a build that fails is one failed result (and the
+# parts that need it are not run: one failed result each), a part that exits non-zero without
+# a failure in its own count, or prints no count, adds one. The exit status is non-zero
+# exactly when the last line counts a failure.
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-total_passed=0 total_failed=0 status=0
+total_passed=0 total_failed=0
+mkdir -p "$BUILD_DIR"
+
+result() {
+	if [ "$1" = ok ]; then total_passed=$((total_passed + 1)); else total_failed=$((total_failed + 1)); fi
+	shift
+	printf '%s\n' "$*"
+}
+
 # run_part NAME CMD... - run one part, echo its output, add its closing counts.
 run_part() {
 	local name=$1 out rc=0 last p f
 	shift
 	out=$BUILD_DIR/$name.out
-	mkdir -p "$BUILD_DIR"
+	log "$name: $* (output also in $out)"
 	"$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
 	if [ -z "$last" ]; then
-		printf 'not ok - %s printed no "N passed, N failed" line (status %d)\n' "$name" "$rc"
-		total_failed=$((total_failed + 1))
-	else
-		p=${last%% passed*}
-		f=${last#*passed, }
-		f=${f%% failed*}
-		total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
-		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-			printf 'not ok - %s exited with status %d\n' "$name" "$rc"
-			total_failed=$((total_failed + 1))
-		fi
+		result fail "not ok - $name printed no \"N passed, N failed\" line (status $rc; output $out)"
+		return
 	fi
-	[ "$rc" -eq 0 ] || status=1
+	p=${last%% passed*}
+	f=${last#*passed, }
+	f=${f%% failed*}
+	total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		result fail "not ok - $name exited with status $rc although it counted no failure (output $out)"
+	fi
+}
+
+# run_step NAME CMD... - one build step: one result line, ok when CMD exits 0.
+run_step() {
+	local name=$1 out rc=0
+	shift
+	out=$BUILD_DIR/$name.out
+	log "$name: $* (output also in $out)"
+	"$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
+	if [ "$rc" -eq 0 ]; then
+		result ok "ok - $name"
+	else
+		result fail "not ok - $name failed with status $rc (output $out)"
+	fi
+	return "$rc"
 }
 
 run_part check "$CDEV_TOP/tests/host/run-checks.sh"
-# What the matrix installs and boots, fresh from this tree (both cached by their inputs).
-"$CDEV_TOP/scripts/build-deb.sh" || status=1
-"$CDEV_TOP/kernel/build-kernel.sh" || status=1
-run_part matrix "$CDEV_TOP/tests/matrix/run-matrix.sh"
-run_part kernel-package "$CDEV_TOP/tests/host/run-checks.sh" t-onearg-package
+# What the matrix installs and boots, fresh from this tree (both cached by their inputs). The
+# matrix never runs on a stale .deb or kernel.
+deb_ok=1 kernel_ok=1
+run_step "make deb" "$CDEV_TOP/scripts/build-deb.sh" || deb_ok=0
+run_step "make kernel" "$CDEV_TOP/kernel/build-kernel.sh" || kernel_ok=0
+if [ "$deb_ok" -eq 1 ] && [ "$kernel_ok" -eq 1 ]; then
+	run_part matrix "$CDEV_TOP/tests/matrix/run-matrix.sh"
+	run_part soak "$CDEV_TOP/tests/matrix/run-soak.sh"
+else
+	result fail "not ok - matrix not run: the .deb or the kernel it needs did not build"
+	result fail "not ok - soak not run: the .deb or the kernel it needs did not build"
+fi
+if [ "$kernel_ok" -eq 1 ]; then
+	run_part kernel-package "$CDEV_TOP/tests/host/run-checks.sh" t-onearg-package
+else
+	result fail "not ok - kernel-package not run: the one-arg kernel did not build"
+fi
 printf '%d passed, %d failed\n' "$total_passed" "$total_failed"
-exit "$status"
+[ "$total_failed" -eq 0 ]

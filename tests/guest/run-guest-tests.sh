@@ -1,8 +1,17 @@
 #!/bin/bash
 # In-guest test runner. Runs every tests/guest/tests.d/NN-name.sh in order and prints one KTAP
 # document: each script is a test whose result lines become its subtests. Also prints the probe
-# summary line the matrix report reads:
+# and required-tests lines the matrix report reads, and a summary:
 #   # cdev-compat-probe: kernel=<uname -r> arity=<1|2|?>
+#   # cdev-compat-required: <script names that must run and not skip on this kernel>
+#   # cdev-compat-guest: N tests, P passed, F failed, S skipped
+# A script fails (its parent line is "not ok", with "# name: why" lines before it) when a
+# subtest fails, or it exits non-zero, times out (cdev_script_timeout= on the kernel command
+# line, CDEV_GUEST_SCRIPT_TIMEOUT, default 600 s), prints no result, prints another number of
+# results than its plan (ktap_plan), dies before ktap_done, or is required and skips. A script
+# whose every subtest skipped is "ok N name # SKIP reason": a skip, never a pass. Required:
+# cdev_require=NAME,... on the kernel command line (or CDEV_REQUIRE), and on a one-arg kernel
+# the scripts whose header has "# Required-on: one-arg"; a required name with no script fails.
 # Output goes to stdout and, when present, to the virtio-serial port named
 # org.cdev-compat.ktap. With --exit, QEMU is then made to exit through isa-debug-exit with
 # 16 + status (0 all passed, 1 a test failed, 2 the runner broke), i.e. QEMU status
@@ -62,31 +71,109 @@ tests=("$here"/tests.d/[0-9][0-9]-*.sh)
 arity=$(modinfo -F cdev_compat_unregister_args cdev_shim 2>/dev/null || true)
 [ -n "$arity" ] || arity='?'
 
-emit "KTAP version 1" "# cdev-compat-probe: kernel=$(uname -r) arity=$arity" "1..${#tests[@]}"
-failed=0
+# Kernel command line knobs (the matrix sets them per kernel): cdev_require=NAME[,NAME...]
+# names scripts (tests.d/NAME.sh) that must run and not skip; cdev_script_timeout=SECONDS.
+cmdline_value() {
+	local w v=''
+	for w in $(cat /proc/cmdline 2>/dev/null || true); do
+		case "$w" in "$1="*) v=${w#*=} ;; esac
+	done
+	printf '%s\n' "$v"
+}
+script_timeout=$(cmdline_value cdev_script_timeout)
+script_timeout=${script_timeout:-${CDEV_GUEST_SCRIPT_TIMEOUT:-600}}
+asked=" $(cmdline_value cdev_require | tr ',' ' ') ${CDEV_REQUIRE:-} "
+
+# The required scripts: those asked for, and on a one-arg kernel (the cdev_shim probes say so,
+# whatever the kernel is called) those whose header says "Required-on: one-arg".
+required=() missing=()
+for t in "${tests[@]}"; do
+	name=$(basename "$t" .sh)
+	if [[ $asked == *" $name "* ]] ||
+		{ [ "$arity" = 1 ] && grep -qx '# Required-on: one-arg' "$t"; }; then
+		required+=("$name")
+	fi
+done
+for name in $asked; do
+	[ -f "$here/tests.d/$name.sh" ] || missing+=("$name")
+done
+export CDEV_REQUIRED="${required[*]}"
+
+emit "KTAP version 1" "# cdev-compat-probe: kernel=$(uname -r) arity=$arity" \
+	"# cdev-compat-required: ${required[*]} ${missing[*]}" "1..$((${#tests[@]} + ${#missing[@]}))"
+failed=0 passed=0 skipped=0
 n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	name=$(basename "$t" .sh)
+	is_required=0
+	[[ " ${required[*]} " != *" $name "* ]] || is_required=1
 	rc=0
-	out=$(bash "$t" 2>&1) || rc=$?
-	results=$(grep -cE '^(not )?ok [0-9]+' <<<"$out" || true)
-	emit "    KTAP version 1" "    1..$results"
+	out=$(timeout --kill-after=10 "$script_timeout" bash "$t" 2>&1) || rc=$?
+	# What the script printed: its plan, results, skips, and whether it reached ktap_done.
+	plan='' results=0 fails=0 skips=0 done=0 why=() skip_reason='' body=()
 	while IFS= read -r line; do
+		case "$line" in
+		1..[0-9]*)
+			if [ "$results" -eq 0 ] && [ -z "$plan" ]; then
+				plan=${line#1..}
+			else
+				why+=("a plan ($line) after its first result or twice")
+			fi
+			continue
+			;;
+		"ok "*"# SKIP"*)
+			results=$((results + 1)) skips=$((skips + 1))
+			[ -n "$skip_reason" ] || skip_reason=${line#*# SKIP}
+			;;
+		"ok "*) results=$((results + 1)) ;;
+		"not ok "*) results=$((results + 1)) fails=$((fails + 1)) ;;
+		"# ktap-done:"*) done=1 ;;
+		esac
+		body+=("$line")
+	done <<<"$out"
+	case "$rc" in
+	0 | 1) [ "$rc" -eq 0 ] || [ "$fails" -gt 0 ] || why+=("exit status 1 with no failed result") ;;
+	124 | 137) why+=("timed out after ${script_timeout}s and was killed (status $rc)") ;;
+	*) why+=("exit status $rc") ;;
+	esac
+	[ "$results" -gt 0 ] || why+=("printed no result")
+	if [ -n "$plan" ] && [ "$results" -ne "$plan" ]; then
+		why+=("printed $results results but planned $plan")
+	fi
+	[ "$done" -eq 1 ] || why+=("ended before ktap_done (died on the way)")
+	if [ "$is_required" -eq 1 ] && [ "$skips" -gt 0 ]; then
+		why+=("required on this kernel, but skipped $skips of its tests")
+	fi
+	emit "    KTAP version 1" "    1..${plan:-$results}"
+	[ -n "$plan" ] || emit "    # $name declared no plan (ktap_plan): the count is its own"
+	for line in "${body[@]}"; do
 		case "$line" in
 		"ok "* | "not ok "* | "#"* | " "*) emit "    $line" ;;
 		"") ;;
 		*) emit "    # $line" ;; # stray stderr: keep it, as a diagnostic
 		esac
-	done <<<"$out"
-	if [ "$rc" -eq 0 ] && ! grep -qE '^not ok' <<<"$out"; then
-		emit "ok $n $name"
-	else
-		emit "# $name: exit status $rc"
+	done
+	if [ "$fails" -gt 0 ] || [ ${#why[@]} -gt 0 ]; then
+		for w in "${why[@]}"; do
+			emit "# $name: $w"
+		done
 		emit "not ok $n $name"
 		failed=$((failed + 1))
+	elif [ "$skips" -eq "$results" ]; then
+		emit "ok $n $name # SKIP${skip_reason}"
+		skipped=$((skipped + 1))
+	else
+		emit "ok $n $name"
+		passed=$((passed + 1))
 	fi
 done
-emit "# cdev-compat-guest: $n tests, $failed failed"
+for name in "${missing[@]}"; do
+	n=$((n + 1))
+	emit "# $name: required by the kernel command line (cdev_require=), but there is no tests.d/$name.sh"
+	emit "not ok $n $name"
+	failed=$((failed + 1))
+done
+emit "# cdev-compat-guest: $n tests, $passed passed, $failed failed, $skipped skipped"
 trap - ERR
 finish $((failed > 0 ? 1 : 0))

@@ -9,14 +9,27 @@ HOST_TESTS=$CDEV_TOP/tests/host
 TEST_WORK=${TEST_WORK:-$BUILD_DIR/host-tests}
 mkdir -p "$TEST_WORK"
 
-# TAP-style result lines; tests/host/run-checks.sh numbers and counts them.
+# TAP-style result lines; tests/host/run-checks.sh numbers and counts them, and holds a suite
+# to its plan: a suite that declares one ("1..N", before its first result) and prints fewer or
+# more results fails.
 ok() { printf 'ok - %s\n' "$*"; }
 not_ok() { printf 'not ok - %s\n' "$*"; }
+plan() { printf '1..%d\n' "$1"; }
 # check DESC CMD... - one result line from a command's status.
 check() {
 	local desc=$1
 	shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# need_coccinelle - spatch with what its Python rules load: Debian 12's coccinelle does not
+# depend on the libpython3.X.so it dlopen()s (libpython3-dev has it), so without it spatch
+# stops at "Py.find_library: unable to find the Python library".
+need_coccinelle() {
+	local libdir ver
+	need_pkgs spatch:coccinelle /usr/bin/python3:python3
+	read -r libdir ver < <(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR"), s.get_config_var("LDVERSION"))')
+	need_pkgs "$libdir/libpython$ver.so:libpython3-dev"
 }
 
 # headers_twoarg - build dir of the installed Debian 6.1 headers (linux-headers-amd64 is
@@ -82,16 +95,26 @@ check_shim_build() {
 		test "$args" = "$want"
 }
 
-# warnings LOG - the compiler warnings in a build log, one per line, paths made relative.
+# warnings LOG - the diagnostics in a build log (compiler warnings and errors, from any file,
+# the compat headers' included; modpost's WARNING/ERROR), one per line, paths reduced to the
+# file name, sorted (LC_ALL=C) and unique.
 warnings() {
-	grep -E '(warning|error):' "$1" | sed -E 's#^.*/([^/:]+:[0-9]+:[0-9]+:)#\1#' | sort -u || true
+	grep -iE '(warning|error):' "$1" | sed -E 's#^.*/([^/:]+:[0-9]+:[0-9]+:)#\1#' | LC_ALL=C sort -u || true
+}
+
+# new_diagnostics BASE_LOG LOG - the diagnostics of LOG that BASE_LOG does not have, compared
+# without line and column (a force-included header shifts no line, but a converted file may),
+# every file's kept: a warning from the compat header counts like one from the driver.
+new_diagnostics() {
+	LC_ALL=C comm -13 <(warnings "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/' | LC_ALL=C sort -u) \
+		<(warnings "$2" | sed -E 's/:[0-9]+:[0-9]+:/:/' | LC_ALL=C sort -u)
 }
 
 # source_files REL... - files of Debian's linux-source-6.1 (installed when missing), extracted
 # to the cache in one pass over the tarball; prints the directory they are under.
 source_files() {
 	local tarball=/usr/src/linux-source-6.1.tar.xz ver dir rel missing=()
-	need_pkgs "$tarball:linux-source-6.1"
+	need_pkgs "$tarball:linux-source-6.1" xz:xz-utils
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 	dir=$CDEV_COMPAT_CACHE/linux-source-files/$ver
 	for rel in "$@"; do
@@ -99,8 +122,10 @@ source_files() {
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		mkdir -p "$dir"
-		tar -xJf "$tarball" -C "$dir" --strip-components=1 "${missing[@]}" ||
-			die "cannot extract ${missing[*]} from $tarball"
+		# One pass over the whole xz tarball: a minute or more on a busy machine.
+		with_progress "extracting ${#missing[@]} files from $tarball" "$dir.extract.log" - - \
+			tar -xJf "$tarball" -C "$dir" --strip-components=1 "${missing[@]}" ||
+			die "cannot extract ${missing[*]} from $tarball (log $dir.extract.log)"
 	fi
 	printf '%s\n' "$dir"
 }

@@ -65,6 +65,20 @@ make -C "$work/shim" KDIR="$broken" >"$work/broken-shim.log" 2>&1 || status=$?
 check "building the shim against those headers stops with the probe message (status $status)" \
 	eval "[ $status -ne 0 ] && grep -q 'cdev-compat: feature probes failed' '$work/broken-shim.log' && grep -q 'unregister_chrdev_2arg.c failed; log: ' '$work/broken-shim.log'"
 
+# The other half of "exactly one": headers on which both unregister_chrdev() arities compile
+# (a variadic macro over the kernel's function): the probes are ambiguous and must stop.
+both=$(clone_headers "$twoarg" "$work/both")
+fs=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$both/Makefile")/include/linux/fs.h
+printf '\n/* cdev-compat t-probes: either arity compiles */\n#define unregister_chrdev(major, ...) __unregister_chrdev(major, 0, 256, "both")\n' >>"$fs"
+status=0
+"$probes/run-probes.sh" "$both" 2>"$work/both.err" >/dev/null || status=$?
+check "headers where both unregister_chrdev() arities compile: probes fail, naming the set as ambiguous (status $status: $(grep -m1 'more than one' "$work/both.err" || head -c 120 "$work/both.err"))" \
+	eval "[ $status -ne 0 ] && grep -q 'more than one variant of \"unregister_chrdev\" compiles (unregister_chrdev_1arg unregister_chrdev_2arg)' '$work/both.err'"
+status=0
+make -C "$work/shim" KDIR="$both" >"$work/both-shim.log" 2>&1 || status=$?
+check "building the shim against those headers stops with the probe message (status $status; log $work/both-shim.log)" \
+	eval "[ $status -ne 0 ] && grep -q 'cdev-compat: feature probes failed' '$work/both-shim.log' && grep -q 'more than one variant of \"unregister_chrdev\"' '$work/both-shim.log'"
+
 status=0
 "$probes/run-probes.sh" "$work/no-such-kernel" 2>"$work/missing.err" || status=$?
 check "a missing kernel build dir is a clear error (status $status: $(head -c 120 "$work/missing.err"))" \

@@ -28,6 +28,29 @@ while read -r m p r; do
 	mods+=("$m") paths+=("$p") roles+=("$r")
 done <"$here/drivers.txt"
 
+# need_coccinelle - the migration tool runs spatch, whose Python rules load libpython3.X.so:
+# Debian 12's coccinelle does not depend on it (libpython3-dev has it).
+need_coccinelle() {
+	local libdir ver
+	need_pkgs spatch:coccinelle /usr/bin/python3:python3
+	read -r libdir ver < <(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR"), s.get_config_var("LDVERSION"))')
+	need_pkgs "$libdir/libpython$ver.so:libpython3-dev"
+}
+
+# extract_files SRC TOP DIR FILE... - extract FILEs (TOP/path) from a linux-source .deb or its
+# tarball into DIR.
+extract_files() {
+	local src=$1 top=$2 dir=$3
+	shift 3
+	need_pkgs xz:xz-utils
+	if [[ $src == *.deb ]]; then
+		dpkg-deb --fsys-tarfile "$src" | tar -xOf - "./usr/src/$top.tar.xz" |
+			tar -xJf - -C "$dir" --strip-components=1 "$@"
+	else
+		tar -xJf "$src" -C "$dir" --strip-components=1 "$@"
+	fi
+}
+
 # source_dir SRC - a directory holding the drivers' files at their kernel paths.
 source_dir() {
 	local src=$1 top dir p missing=()
@@ -52,15 +75,12 @@ source_dir() {
 		[ -f "$dir/$p" ] || missing+=("$top/$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
-		log "extracting ${#missing[@]} files from ${src##*/}"
 		rm -rf "$dir.tmp"
 		mkdir -p "$dir.tmp"
-		if [[ $src == *.deb ]]; then
-			dpkg-deb --fsys-tarfile "$src" | tar -xOf - "./usr/src/$top.tar.xz" |
-				tar -xJf - -C "$dir.tmp" --strip-components=1 "${missing[@]}"
-		else
-			tar -xJf "$src" -C "$dir.tmp" --strip-components=1 "${missing[@]}"
-		fi || die "cannot extract ${missing[*]} from ${src##*/}"
+		# One pass over the whole xz tarball: a minute or more on a busy machine.
+		with_progress "extracting ${#missing[@]} files from ${src##*/}" "$dir.extract.log" - - \
+			extract_files "$src" "$top" "$dir.tmp" "${missing[@]}" ||
+			die "cannot extract ${missing[*]} from ${src##*/} (log $dir.extract.log)"
 		mkdir -p "$dir"
 		cp -r "$dir.tmp"/. "$dir/"
 		rm -rf "$dir.tmp"
@@ -75,6 +95,7 @@ convert() {
 		sha256sum | cut -c1-16)
 	cache=$CDEV_COMPAT_CACHE/legacy-converted/$key-${in##*/}
 	if [ ! -s "$cache" ]; then
+		need_coccinelle
 		mkdir -p "${cache%/*}"
 		cp "$in" "$cache.tmp.c"
 		"$CDEV_TOP/scripts/cdev-compat-migrate" --cdev --in-place "$cache.tmp.c" >"$cache.log" 2>&1 ||

@@ -25,6 +25,7 @@ RUN_DIR=$BUILD_DIR/package-tests
 export RUN_DIR
 
 cleanup() {
+	[ -z "${PROGRESS_PID:-}" ] || kill "$PROGRESS_PID" 2>/dev/null || true
 	root_umount_all
 	umount_below "$RUN_DIR"
 	[ "${KEEP:-0}" = 1 ] || rm -rf "$RUN_DIR"/[0-9]*/upper "$RUN_DIR"/[0-9]*/work
@@ -94,6 +95,24 @@ n=${#SCENARIOS[@]}
 declare -A STARTED=() PID_OF=()
 printed=0 running=0
 printf '1..%d\n' "$n"
+printf '# scenario logs: %s/logs/NN-<scenario>.log\n' "$RUN_DIR"
+# Progress: every ${PROGRESS_INTERVAL:-60} s, each running scenario, its time and its log's last
+# line (a cold chroot build alone takes minutes).
+(
+	trap 'exit 0' TERM
+	t0=$(date +%s)
+	while sleep "${PROGRESS_INTERVAL:-60}"; do
+		for f in "$RUN_DIR"/logs/[0-9][0-9]-*.log; do
+			[ -e "$f" ] || continue
+			i=${f##*/}
+			i=$((10#${i%%-*} - 1))
+			[ ! -e "$RUN_DIR/logs/$i.rc" ] || continue
+			printf '# running %s (%s since the start; log %s): %s\n' "$(basename "$f" .log)" \
+				"$(fmt_secs $(($(date +%s) - t0)))" "$f" "$(tail -n1 "$f" | cut -c1-100)"
+		done
+	done
+) &
+PROGRESS_PID=$!
 while [ "$printed" -lt "$n" ]; do
 	for ((i = 0; i < n && running < JOBS; i++)); do
 		if [ -n "${STARTED[$i]:-}" ] || ! deps_done "$i"; then continue; fi
@@ -115,6 +134,8 @@ while [ "$printed" -lt "$n" ]; do
 		printed=$((printed + 1))
 	done
 done
+kill "$PROGRESS_PID" 2>/dev/null || true
+wait "$PROGRESS_PID" 2>/dev/null || true
 if [ -s "$RUN_DIR/build-times" ]; then sed 's/^/# /' "$RUN_DIR/build-times"; fi
 printf '# %d scenario(s), %d failed, %ss in all (%s at a time)\n' "$n" "$FAILED" "$(elapsed "$TOTAL_START")" "$JOBS"
 [ "$FAILED" -eq 0 ]

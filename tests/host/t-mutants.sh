@@ -1,0 +1,17 @@
+#!/bin/bash
+# t-mutants.sh - the host mutants (tests/mutants/, Tag: host) inside make check: each applied
+# to a scratch copy of the project, its test command must then fail (killed), for the reason
+# its Expect line names. No control runs here: make check has just run the same suites on the
+# unmutated tree. `make mutants` runs them with controls; `make mutants GUEST=1` adds the guest
+# mutants.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+shopt -s nullglob
+n=0
+for m in "$CDEV_TOP"/tests/mutants/*.patch; do
+	grep -qx 'Tag: host' "$m" && n=$((n + 1))
+done
+plan "$n"
+"$CDEV_TOP/tests/mutants/run-mutants.sh" --tap --no-control

@@ -1,0 +1,227 @@
+#!/bin/bash
+# t-runner.sh - the runners count every failure: fake suites, unit binaries, build steps, guest
+# scripts and doc blocks fed to the real runners (run-checks.sh, t-unit.sh, run-all.sh,
+# tests/guest/run-guest-tests.sh, new_diagnostics, run-doc-blocks.sh) in scratch copies under
+# build/host-tests/runner. Each case is one way issue 11 found a failure to be hidden; each
+# check fails on the old behaviour. Nothing here loads kernel code or changes this machine.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+plan 36
+work=$TEST_WORK/runner
+rm -rf "$work"
+mkdir -p "$work/suites"
+
+# esc TEXT - TEXT for a result description: a "#" escaped as TAP wants ("\#"), so that quoted
+# output is not read as a directive.
+esc() { printf '%s' "${1//#/\\#}"; }
+
+# suite NAME BODY - a fake host suite.
+suite() {
+	printf '#!/bin/bash\n%s\n' "$2" >"$work/suites/$1.sh"
+	chmod +x "$work/suites/$1.sh"
+}
+
+# run_checks NAME SUITE... - run-checks.sh on fake suites; output in $work/NAME.out, status in rc.
+run_checks() {
+	local name=$1 s args=()
+	shift
+	for s in "$@"; do args+=("$work/suites/$s.sh"); done
+	rc=0
+	BUILD_DIR=$work/build-$name TEST_WORK=$work/build-$name/host-tests \
+		"$HOST_TESTS/run-checks.sh" "${args[@]}" >"$work/$name.out" 2>&1 || rc=$?
+	last=$(tail -n1 "$work/$name.out")
+}
+
+# --- 1. run-checks.sh: exit status, crash, no result, plan, hang, skip ------------------------
+suite good 'echo 1..2; echo "ok - one"; echo "ok 2 - two"'
+run_checks good good
+check "run-checks: a good suite passes (2 passed, 0 failed, exit 0; got '$last', exit $rc)" \
+	test "$last" = "2 passed, 0 failed" -a "$rc" -eq 0
+suite exit3 'echo "ok - x"; exit 3'
+run_checks exit3 exit3
+check "run-checks: 'ok - x' then exit 3 is a failure ('$last', exit $rc)" \
+	eval "[ '$last' = '1 passed, 1 failed' ] && [ $rc -ne 0 ] && grep -q 'suite .*exit3.* exited with status 3' '$work/exit3.out'"
+suite segv 'echo "ok - before the crash"; kill -SEGV $$'
+run_checks segv segv
+check "run-checks: a suite killed by a signal is a failure ('$last', exit $rc)" \
+	eval "[ '$last' = '1 passed, 1 failed' ] && [ $rc -ne 0 ] && grep -q 'exited with status 139 (signal 11)' '$work/segv.out'"
+suite setE 'set -e; echo "ok - a"; false; echo "ok - b"'
+run_checks setE setE
+check "run-checks: a set -e abort is a failure ('$last', exit $rc)" \
+	test "$last" = "1 passed, 1 failed" -a "$rc" -ne 0
+suite silent 'exit 0'
+run_checks silent silent
+check "run-checks: a suite that prints nothing is a failure ('$last', exit $rc)" \
+	eval "[ '$last' = '0 passed, 1 failed' ] && [ $rc -ne 0 ] && grep -q 'printed no result' '$work/silent.out'"
+suite short 'echo 1..3; echo "ok - a"; echo "ok - b"'
+run_checks short short
+check "run-checks: fewer results than planned is a failure ('$last', exit $rc)" \
+	eval "[ '$last' = '2 passed, 1 failed' ] && [ $rc -ne 0 ] && grep -q 'printed 2 results but planned 3' '$work/short.out'"
+suite long 'echo 1..1; echo "ok - a"; echo "ok - b"'
+run_checks long long
+check "run-checks: more results than planned is a failure ('$last', exit $rc)" \
+	test "$last" = "2 passed, 1 failed" -a "$rc" -ne 0
+suite skip 'echo "ok - a"; echo "ok - b # SKIP no tool"'
+run_checks skip skip
+check "run-checks: a '\\# SKIP' result is a failure ('$last', exit $rc)" \
+	test "$last" = "1 passed, 1 failed" -a "$rc" -ne 0
+suite hang 'echo "ok - a"; sleep 300; echo "ok - b"'
+start=$(date +%s)
+CDEV_CHECK_TIMEOUT=3 PROGRESS_INTERVAL=1 run_checks hang hang good
+took=$(($(date +%s) - start))
+check "run-checks: a hanging suite is killed at CDEV_CHECK_TIMEOUT and counted; the next suite runs ('$last', exit $rc, ${took}s)" \
+	eval "[ '$last' = '3 passed, 1 failed' ] && [ $rc -ne 0 ] && [ $took -lt 60 ] && grep -q 'timed out after 3s' '$work/hang.out'"
+check "run-checks: a silent suite gets progress lines naming its log" \
+	grep -qE '^# suite .*hang.*: 0m0[1-9]s elapsed, 1 results so far; log .*hang\.log' "$work/hang.out"
+suite nonl 'printf "ok - no newline at the end"'
+run_checks nonl nonl
+check "run-checks: a last result without a newline counts ('$last')" test "$last" = "1 passed, 0 failed"
+
+# --- 2. t-unit.sh: a crash of the unit binary ------------------------------------------------
+copy=$work/unit-copy
+mkdir -p "$copy/scripts" "$copy/tests/host" "$copy/compat"
+cp "$CDEV_TOP/scripts/lib.sh" "$copy/scripts/"
+cp -r "$HOST_TESTS/lib.sh" "$HOST_TESTS/t-unit.sh" "$HOST_TESTS/unit" "$copy/tests/host/"
+cp -r "$CDEV_TOP/compat/include" "$copy/compat/"
+# The mock kernel crashes in the two-arg __unregister_chrdev(), which unregister_chrdev(M, N)
+# reaches: every check before it printed "ok".
+sed -i 's/^\(static void mock_record(.*\)$/\1/; /^static void mock_record/,/^}/ s/^\tmock_last.calls++;$/\tif (MOCK_ARGS == 2 \&\& name) __builtin_trap();\n\tmock_last.calls++;/' \
+	"$copy/tests/host/unit/unregister_test.c"
+grep -q '__builtin_trap' "$copy/tests/host/unit/unregister_test.c" || die "could not plant the crash in the unit test copy"
+rc=0
+BUILD_DIR=$copy/build "$copy/tests/host/t-unit.sh" >"$work/unit-crash.out" 2>&1 || rc=$?
+crashes=$(grep -cE '^not ok - unit test for a 2-arg kernel, (void|int) result, ran to its end \(status 13[0-9], killed by signal' "$work/unit-crash.out" || true)
+check "t-unit: a crash inside the mocked two-arg kernel is a failure for both result modes ($crashes of 2; $work/unit-crash.out)" \
+	test "$crashes" -eq 2
+check "t-unit: the one-arg binaries are still counted as passing beside it" \
+	test "$(grep -c '^ok - unit test for a 1-arg kernel, .* ran to its end' "$work/unit-crash.out")" -eq 2
+
+# --- 3. run-all.sh: build steps count; last line and exit status agree -----------------------
+fake=$work/run-all
+# fake_tree DEB KERNEL MATRIX_OUT MATRIX_RC - a tree with run-all.sh and stubs of its parts.
+fake_tree() {
+	rm -rf "$fake"
+	mkdir -p "$fake/tests/host" "$fake/tests/matrix" "$fake/scripts" "$fake/kernel"
+	cp "$CDEV_TOP/tests/run-all.sh" "$fake/tests/"
+	cp "$CDEV_TOP/scripts/lib.sh" "$fake/scripts/"
+	printf '#!/bin/sh\necho "ok - stub check"\necho "3 passed, 0 failed"\n' >"$fake/tests/host/run-checks.sh"
+	printf '#!/bin/sh\necho building the deb\nexit %d\n' "$1" >"$fake/scripts/build-deb.sh"
+	printf '#!/bin/sh\necho building the kernel\nexit %d\n' "$2" >"$fake/kernel/build-kernel.sh"
+	printf '#!/bin/sh\necho "%s"\nexit %d\n' "$3" "$4" >"$fake/tests/matrix/run-matrix.sh"
+	chmod +x "$fake"/tests/host/*.sh "$fake"/scripts/*.sh "$fake"/kernel/*.sh "$fake"/tests/matrix/*.sh
+	rc=0
+	BUILD_DIR=$fake/build "$fake/tests/run-all.sh" >"$work/run-all.out" 2>&1 || rc=$?
+	last=$(tail -n1 "$work/run-all.out")
+}
+fake_tree 0 0 "5 passed, 0 failed" 0
+check "run-all: all parts pass: 3 + 2 builds + 5 + 3 passed, exit 0 ('$last', exit $rc)" \
+	test "$last" = "13 passed, 0 failed" -a "$rc" -eq 0
+fake_tree 1 0 "5 passed, 0 failed" 0
+check "run-all: a failed build-deb.sh is counted, the matrix is not run on a stale .deb ('$last', exit $rc)" \
+	eval "[ '$last' = '7 passed, 2 failed' ] && [ $rc -ne 0 ] && grep -q '^not ok - make deb failed with status 1' '$work/run-all.out'"
+fake_tree 0 2 "5 passed, 0 failed" 0
+check "run-all: a failed build-kernel.sh is counted, matrix and kernel package not run ('$last', exit $rc)" \
+	test "$last" = "4 passed, 3 failed" -a "$rc" -ne 0
+fake_tree 0 0 "5 passed, 0 failed" 2
+check "run-all: a matrix that exits 2 with no failure in its count adds one ('$last', exit $rc)" \
+	test "$last" = "13 passed, 1 failed" -a "$rc" -ne 0
+fake_tree 0 0 "4 passed, 1 failed" 0
+check "run-all: a matrix failure with exit 0: the exit status still agrees with the last line ('$last', exit $rc)" \
+	test "$last" = "12 passed, 1 failed" -a "$rc" -ne 0
+fake_tree 0 0 "no count at all" 0
+check "run-all: a part that prints no count is a failure ('$last', exit $rc)" \
+	test "$last" = "8 passed, 1 failed" -a "$rc" -ne 0
+
+# --- 4. the guest runner: skips, required, exit status, silence, plan, death, hang -----------
+g=$work/guest
+mkdir -p "$g/tests.d"
+cp "$CDEV_TOP/tests/guest/run-guest-tests.sh" "$g/"
+cp -r "$CDEV_TOP/tests/guest/lib" "$g/"
+# gscript NAME BODY - a fake guest script.
+gscript() {
+	# shellcheck disable=SC2016 # the fake script expands it
+	printf '#!/bin/bash\n. "$(dirname "$0")/../lib/ktap.sh"\n%s\n' "$2" >"$g/tests.d/$1.sh"
+}
+gscript 10-good 'ktap_plan 2; ktap_ok a; ktap_ok b; ktap_done'
+gscript 15-skip 'ktap_plan 1; ktap_skip feature "not on this kernel"; ktap_done'
+gscript 20-required-raw 'ktap_plan 1; echo "ok 1 thing # SKIP not here"; ktap_done'
+gscript 25-required-lib 'ktap_plan 1; ktap_skip thing "no facility"; ktap_done'
+gscript 30-exit 'ktap_plan 1; ktap_ok a; ktap_done; exit 3'
+gscript 35-silent 'exit 0'
+gscript 40-short 'ktap_plan 3; ktap_ok a; ktap_ok b; ktap_done'
+# shellcheck disable=SC2016 # the fake script expands it
+gscript 45-died 'set -u; ktap_plan 2; ktap_ok a; echo "$undefined_variable"; ktap_ok b; ktap_done'
+gscript 50-hang 'ktap_plan 1; sleep 300; ktap_ok a; ktap_done'
+gscript 55-noplan 'ktap_ok a; ktap_done'
+rc=0
+CDEV_REQUIRE="20-required-raw 25-required-lib 99-absent" CDEV_GUEST_SCRIPT_TIMEOUT=3 \
+	bash "$g/run-guest-tests.sh" >"$work/guest.out" 2>&1 || rc=$?
+# parent N NAME - the runner's parent line for test N; pd: the same for a description.
+parent() { grep -E "^(not )?ok $1 $2( |$)" "$work/guest.out" || true; }
+pd() { esc "$(parent "$@")"; }
+check "guest runner: a good script passes ('$(pd 1 10-good)')" test "$(parent 1 10-good)" = "ok 1 10-good"
+check "guest runner: a script whose every test skipped is a skip, not a pass ('$(pd 2 15-skip)')" \
+	test "$(parent 2 15-skip)" = "ok 2 15-skip # SKIP not on this kernel"
+check "guest runner: a required script that skips fails ('$(pd 3 20-required-raw)')" \
+	eval "[ '$(parent 3 20-required-raw)' = 'not ok 3 20-required-raw' ] && grep -q '^# 20-required-raw: required on this kernel, but skipped' '$work/guest.out'"
+check "guest runner: ktap_skip in a required script is a failure ('$(pd 4 25-required-lib)')" \
+	eval "[ '$(parent 4 25-required-lib)' = 'not ok 4 25-required-lib' ] && grep -q '^    not ok 1 thing' '$work/guest.out'"
+check "guest runner: exit status 3 after passing results fails ('$(pd 5 30-exit)')" \
+	test "$(parent 5 30-exit)" = "not ok 5 30-exit"
+check "guest runner: a script that prints nothing fails ('$(pd 6 35-silent)')" \
+	eval "[ '$(parent 6 35-silent)' = 'not ok 6 35-silent' ] && grep -q '^# 35-silent: printed no result' '$work/guest.out'"
+check "guest runner: fewer results than planned fail, and the plan shown is the declared one ('$(pd 7 40-short)')" \
+	eval "[ '$(parent 7 40-short)' = 'not ok 7 40-short' ] && grep -q '^# 40-short: printed 2 results but planned 3' '$work/guest.out' && grep -qx '    1..3' '$work/guest.out'"
+check "guest runner: a script that dies before ktap_done fails ('$(pd 8 45-died)')" \
+	eval "[ '$(parent 8 45-died)' = 'not ok 8 45-died' ] && grep -q '^# 45-died: ended before ktap_done' '$work/guest.out'"
+check "guest runner: a hanging script is killed at its timeout and fails ('$(pd 9 50-hang)')" \
+	eval "[ '$(parent 9 50-hang)' = 'not ok 9 50-hang' ] && grep -q '^# 50-hang: timed out after 3s' '$work/guest.out'"
+check "guest runner: a required script that does not exist fails ('$(pd 11 99-absent)')" \
+	test "$(parent 11 99-absent)" = "not ok 11 99-absent"
+check "guest runner: summary and status: 2 passed, 8 failed, 1 skipped, exit 1 (exit $rc: $(esc "$(grep '^# cdev-compat-guest:' "$work/guest.out")"))" \
+	eval "grep -qx '# cdev-compat-guest: 11 tests, 2 passed, 8 failed, 1 skipped' '$work/guest.out' && [ $rc -eq 1 ] && grep -qx '1..11' '$work/guest.out'"
+
+# --- 5. new diagnostics: every file's, sorted before comm --------------------------------------
+printf '%s\n' "/x/cpuid.c:40:2: warning: b" "/x/cpuid.c:10:5: warning: a" >"$work/native.log"
+printf '%s\n' "/y/cpuid.c:41:2: warning: b" "/i/cdev_compat.h:5:1: warning: unused variable 'z'" \
+	"/y/cpuid.c:11:5: warning: a" "/k/fs.h:9:9: error: x" >"$work/compat.log"
+got=$(new_diagnostics "$work/native.log" "$work/compat.log" | tr '\n' '|')
+check "new_diagnostics keeps the compat header's and other headers' diagnostics, unsorted input ('$got')" \
+	test "$got" = "cdev_compat.h: warning: unused variable 'z'|fs.h: error: x|"
+
+# --- 6. doc blocks: never as root, never a module or package tool --------------------------------
+marker=$(mktemp -u /tmp/cdev-compat-docs-marker.XXXXXX)
+cat >"$work/doc.md" <<EOF
+\`\`\`sh
+test "\$(id -u)" -ne 0 || [ "$(id -u)" -ne 0 ]
+\`\`\`
+\`\`\`sh
+touch $marker
+modprobe cdev_shim
+\`\`\`
+\`\`\`sh
+# skip: needs a guest
+apt install ./cdev-compat-dkms.deb
+\`\`\`
+\`\`\`sh
+"\$(printf mod)probe" cdev_shim
+\`\`\`
+\`\`\`sh
+echo changed >>README.md
+\`\`\`
+EOF
+readme=$(sha256sum <"$CDEV_TOP/README.md")
+rc=0
+"$HOST_TESTS/run-doc-blocks.sh" "$work/doc-blocks" "$work/doc.md" >"$work/doc.out" 2>&1 || rc=$?
+check "doc blocks run as an unprivileged user ($(esc "$(grep -m1 'doc-1 ' "$work/doc.out" || true)"))" \
+	grep -q '^ok - docs block doc-1 ' "$work/doc.out"
+check "a doc block with modprobe is never run and fails ($(esc "$(grep -m1 'doc-2 ' "$work/doc.out" || true)"))" \
+	eval "grep -q \"^not ok - docs block doc-2 would run 'modprobe'\" '$work/doc.out' && [ ! -e '$marker' ]"
+check "a doc block marked skip is listed, not run" grep -q '^# doc-3 skipped: needs a guest' "$work/doc.out"
+check "a module tool that slips past the check is refused by the stubs and fails ($(esc "$(grep -m1 'doc-4 ' "$work/doc.out" || true)"))" \
+	grep -q '^not ok - docs block doc-4 .*refused: modprobe cdev_shim' "$work/doc.out"
+check "doc blocks run in a throwaway copy: README.md unchanged" \
+	eval "grep -q '^ok - docs block doc-5 ' '$work/doc.out' && [ \"\$(sha256sum <'$CDEV_TOP/README.md')\" = '$readme' ]"
+rm -f "$marker"

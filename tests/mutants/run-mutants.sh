@@ -1,0 +1,196 @@
+#!/bin/bash
+# run-mutants.sh - `make mutants`: prove that the tests can fail. Each tests/mutants/*.patch is
+# a small wrong change of the project plus the test command that must then fail; this applies
+# it to a scratch copy (a clean export of the working tree, never the tree itself), runs the
+# command there and prints one table: mutant, tag, killed or not, time. See README.md.
+#
+#   tests/mutants/run-mutants.sh [--guest] [--tap] [--no-control] [NAME...]
+#   tests/mutants/run-mutants.sh --record NAME host|guest 'TEST COMMAND' ['EXPECT REGEX']
+#
+#   --guest       also the guest mutants (GUEST=1 in the environment does the same); they boot
+#                 the matrix and take minutes each
+#   --tap         "ok - ..."/"not ok - ..." lines as well (the t-mutants suite of make check)
+#   --no-control  do not run each test command on the unmutated copy first (make check has
+#                 just run the same suites)
+#   NAME...       only these mutants
+#   --record      write the working tree's uncommitted change (git diff HEAD) as mutant NAME,
+#                 then undo it in the working tree
+#
+# A mutant is killed when its command exits non-zero or prints a "not ok" line, and (when the
+# mutant has an Expect: line) its output matches that extended regex. The control (each
+# distinct command on the unmutated copy) must not match the Expect line, and must pass when
+# the mutant has none (with one, a control that fails elsewhere is named, not fatal: the
+# expected failure showing only with the mutant is the proof).
+# Exits non-zero when a mutant survived, was killed for another reason, no longer applies, or
+# a control failed. Scratch copies and logs: build/mutants/.
+set -euo pipefail
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+
+here=$CDEV_TOP/tests/mutants
+guest=0 tap=0 control=1 names=()
+case "${GUEST:-}" in 1 | y | yes) guest=1 ;; esac
+
+record() {
+	local name=$1 tag=$2 test=$3 expect=${4:-} file diff
+	[[ $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "mutant name '$name': lower case letters, digits and '-'"
+	case "$tag" in host | guest) ;; *) die "tag '$tag': host or guest" ;; esac
+	file=$here/$name.patch
+	[ ! -e "$file" ] || die "$file exists"
+	diff=$(git -C "$CDEV_TOP" diff -U1 HEAD -- . ":(exclude)tests/mutants")
+	[ -n "$diff" ] || die "no uncommitted change to record (make the wrong change in the tree first)"
+	{
+		printf 'Tag: %s\nTest: %s\n' "$tag" "$test"
+		[ -z "$expect" ] || printf 'Expect: %s\n' "$expect"
+		printf 'Why: (say what this mutant breaks and which test must notice)\n\n'
+		printf '%s\n' "$diff"
+	} >"$file"
+	printf '%s\n' "$diff" | git -C "$CDEV_TOP" apply -R ||
+		die "wrote $file, but could not undo the change in the working tree"
+	log "wrote $file (edit its Why: line) and undid the change in the working tree"
+	exit 0
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--guest) guest=1 ;;
+	--tap) tap=1 ;;
+	--no-control) control=0 ;;
+	--record)
+		[ $# -ge 4 ] || die "usage: $0 --record NAME host|guest 'TEST COMMAND' ['EXPECT REGEX']"
+		record "$2" "$3" "$4" "${5:-}"
+		;;
+	-*) die "unknown option $1 (see the header of $0)" ;;
+	*) names+=("$1") ;;
+	esac
+	shift
+done
+need_pkgs git:git timeout:coreutils
+
+# field FILE KEY - a header field of a mutant (the lines before its diff).
+field() {
+	sed -n "/^\(diff \|--- \)/q; s/^$2: *//p" "$1" | head -n1
+}
+
+shopt -s nullglob
+mutants=()
+if [ ${#names[@]} -gt 0 ]; then
+	for n in "${names[@]}"; do
+		[ -f "$here/$n.patch" ] || die "no mutant $here/$n.patch"
+		mutants+=("$here/$n.patch")
+	done
+else
+	for m in "$here"/*.patch; do
+		tag=$(field "$m" Tag)
+		[ "$tag" = host ] || [ "$guest" -eq 1 ] || continue
+		mutants+=("$m")
+	done
+fi
+[ ${#mutants[@]} -gt 0 ] || die "no mutant selected in $here"
+for m in "${mutants[@]}"; do
+	case "$(field "$m" Tag)" in host | guest) ;; *) die "$m: no 'Tag: host' or 'Tag: guest' line" ;; esac
+	[ -n "$(field "$m" Test)" ] || die "$m: no 'Test:' line"
+done
+
+# The clean export: the working tree as it is (tracked and untracked files, not ignored ones,
+# so build/ stays out), made a git repository of its own so that git-based scripts work.
+work=$BUILD_DIR/mutants
+rm -rf "$work"
+mkdir -p "$work/logs"
+base=$work/base
+mkdir -p "$base"
+git -C "$CDEV_TOP" ls-files -z --cached --others --exclude-standard |
+	while IFS= read -r -d '' f; do
+		if [ -e "$CDEV_TOP/$f" ] || [ -L "$CDEV_TOP/$f" ]; then printf '%s\0' "$f"; fi
+	done | tar -C "$CDEV_TOP" --null -T - -cf - | tar -C "$base" -xf -
+git -C "$base" init -q
+git -C "$base" add -A
+git -C "$base" -c user.name=cdev-compat-mutants -c user.email=mutants@invalid commit -qm "clean export of $CDEV_TOP"
+
+# in_copy DIR NAME TEST - run TEST in the copy DIR (its own build/, nothing of this run's
+# environment that points at the working tree); returns its status.
+in_copy() {
+	local dir=$1 name=$2 test=$3
+	cd "$dir" && env -u BUILD_DIR -u CDEV_TOP -u TEST_WORK CDEV_MUTANT="$name" \
+		timeout --kill-after=60 "${CDEV_MUTANT_TIMEOUT:-5400}" bash -c "$test" </dev/null
+}
+
+# failed LOG STATUS - the test failed: non-zero status or a "not ok" line.
+failed() {
+	[ "$2" -ne 0 ] || grep -qE '^not ok' "$1"
+}
+
+declare -A control_rc=() control_log=()
+if [ "$control" -eq 1 ]; then
+	i=0
+	for m in "${mutants[@]}"; do
+		test=$(field "$m" Test)
+		[ -z "${control_rc[$test]+x}" ] || continue
+		i=$((i + 1))
+		dir=$work/control-$i
+		cp -a "$base" "$dir"
+		logf=$work/logs/control-$i.log
+		rc=0
+		with_progress "control $i: '$test' on the unmutated copy" "$logf" - - \
+			in_copy "$dir" control "$test" || rc=$?
+		control_rc[$test]=$rc control_log[$test]=$logf
+		rm -rf "$dir"
+	done
+fi
+
+rows=() bad=0
+for m in "${mutants[@]}"; do
+	name=$(basename "$m" .patch)
+	tag=$(field "$m" Tag)
+	test=$(field "$m" Test)
+	expect=$(field "$m" Expect)
+	dir=$work/$name
+	logf=$work/logs/$name.log
+	start=$(date +%s)
+	cp -a "$base" "$dir"
+	result=killed why=''
+	if ! git -C "$dir" apply --whitespace=nowarn "$m" 2>"$work/logs/$name.apply"; then
+		result=no-apply why="git apply: $(head -n1 "$work/logs/$name.apply")"
+	elif [ "$control" -eq 1 ] && [ -z "$expect" ] && failed "${control_log[$test]}" "${control_rc[$test]}"; then
+		result=control-failed why="the unmutated copy fails too (status ${control_rc[$test]}; log ${control_log[$test]})"
+	elif [ "$control" -eq 1 ] && [ -n "$expect" ] && grep -qE -- "$expect" "${control_log[$test]}"; then
+		result=control-failed why="the unmutated copy's output matches the Expect line too (log ${control_log[$test]})"
+	else
+		# With an Expect line, the control need not pass as a whole: that the expected failure
+		# shows only with the mutant is the proof; another failure of the control is named.
+		note=''
+		if [ "$control" -eq 1 ] && failed "${control_log[$test]}" "${control_rc[$test]}"; then
+			note="; the unmutated copy fails elsewhere (status ${control_rc[$test]}, $(grep -cE '^not ok' "${control_log[$test]}" || true) not ok; log ${control_log[$test]})"
+		fi
+		rc=0
+		with_progress "mutant $name ($tag): $test" "$logf" - - in_copy "$dir" "$name" "$test" || rc=$?
+		if ! failed "$logf" "$rc"; then
+			result=survived why="'$test' passed with the mutant applied (log $logf)"
+		elif [ -n "$expect" ] && ! grep -qE -- "$expect" "$logf"; then
+			result=wrong-kill why="failed (status $rc), but not with /$expect/ (log $logf)"
+		else
+			why="status $rc; log $logf$note"
+		fi
+	fi
+	secs=$(($(date +%s) - start))
+	rm -rf "$dir"
+	[ "$result" = killed ] || bad=$((bad + 1))
+	rows+=("$(printf '%-32s %-6s %-15s %7s' "$name" "$tag" "$result" "$(fmt_secs "$secs")")")
+	if [ "$tap" -eq 1 ]; then
+		if [ "$result" = killed ]; then
+			printf 'ok - mutant %s (%s) killed by %s (%s)\n' "$name" "$tag" "$test" "$why"
+		else
+			printf 'not ok - mutant %s (%s): %s: %s\n' "$name" "$tag" "$result" "$why"
+		fi
+	else
+		log "$name: $result ($why)"
+	fi
+done
+
+printf '%s%-32s %-6s %-15s %7s\n' "$([ "$tap" -eq 0 ] || printf '# ')" mutant tag result time
+for r in "${rows[@]}"; do
+	printf '%s%s\n' "$([ "$tap" -eq 0 ] || printf '# ')" "$r"
+done
+printf '%s%d mutants, %d killed, %d not\n' "$([ "$tap" -eq 0 ] || printf '# ')" "${#mutants[@]}" \
+	$((${#mutants[@]} - bad)) "$bad"
+[ "$bad" -eq 0 ]
