@@ -468,6 +468,7 @@ PURE_CALLS = {'num_possible_cpus', 'num_online_cpus', 'num_present_cpus', 'ARRAY
 REGION = 'struct cdev_compat_region'
 # (No hash sign before a directive name in a string: the SmPL lexer would take it.)
 NL = chr(10)
+HOLE = chr(1)   # where the handle goes in a rewritten statement
 INCLUDE = chr(35) + 'include <cdev_compat.h>'
 DEFINE = chr(35) + 'define CDEV_COMPAT_DEFINE_HELPERS'
 CALL_RE = re.compile(r'(?<![A-Za-z0-9_])((?:__)?(?:un)?register_chrdev)(?![A-Za-z0-9_])')
@@ -748,7 +749,12 @@ class Planner(object):
         r.locs = out
 
     def value_needed(self, r):
-        # Whether the code uses the legacy result beyond its sign; fills r.idioms.
+        # Whether the code uses the legacy result beyond its sign. Uses that only store the
+        # major are left for r.idioms, which reg_text rewrites:
+        #   if (X > 0) M = X;      ->  if (!X) M = cdev_compat_major(h);  (or, after a check
+        #                              that leaves on X < 0: M = cdev_compat_major(h);)
+        #   if (!M) M = X;         ->  M = cdev_compat_major(h);  (after such a check)
+        #   Y = X;                 ->  Y = cdev_compat_major(h);  (after such a check)
         rec = r.rec
         r.idioms = []
         if rec['ctx'] in ('discard', 'sign'):
@@ -760,10 +766,28 @@ class Planner(object):
         xtext = s.span_text(xa, xb).strip()
         if not (re.fullmatch(IDENT, xtext) and self.is_local(s, r.fn, xtext)):
             return True
-        idioms = []
+        zero = int_value(r.args[0]) == 0
+        cands = []
         for i_off, (ma, mb) in rec['idioms']:
             end = self.statement_end(s, i_off)
-            idioms.append((i_off, end, ma, mb))
+            target = s.span_text(ma, mb).strip()
+            pos = re.match(r'if\s*\(\s*' + re.escape(xtext) + r'\s*>\s*0\s*\)', s.code[i_off:end])
+            if norm(target) != norm(r.args[0]) and not (pos and zero):
+                continue
+            if self.exit_checked(r, i_off):
+                cands.append((i_off, end, '%s = cdev_compat_major(%s);' % (target, HOLE)))
+            elif pos:
+                body = s.text[i_off + pos.end():end]
+                rhs = re.search(r'=\s*' + re.escape(xtext) + r'\s*;', body)
+                cands.append((i_off, end, 'if (!%s)' % xtext + body[:rhs.start()] +
+                              '= cdev_compat_major(%s);' % HOLE + body[rhs.end():]))
+        for ya, yb in rec['aliases']:
+            end = s.code.find(';', yb) + 1
+            stmt = s.code[ya:end]
+            target = s.span_text(ya, yb).strip()
+            if re.fullmatch(re.escape(s.code[ya:yb].strip()) + r'\s*=\s*' + re.escape(xtext) +
+                            r'\s*;', stmt.strip()) and self.exit_checked(r, ya):
+                cands.append((ya, end, '%s = cdev_compat_major(%s);' % (target, HOLE)))
         used = set()
         uses = set(rec['uses'])
         for sp in rec['negbr']:
@@ -778,8 +802,8 @@ class Planner(object):
                 continue
             if any(sa <= a < sb for sa, sb in rec['negbr']):
                 continue
-            hit = [d for d in idioms if d[0] <= a < d[1]]
-            if hit and norm(s.span_text(hit[0][2], hit[0][3])) == norm(r.args[0]):
+            hit = [c for c in cands if c[0] <= a < c[1]]
+            if hit:
                 used.add(hit[0])
                 continue
             return True
@@ -1351,19 +1375,8 @@ class Planner(object):
         r.tail = tail
         r.paren = tail is not None and not (r.rec['ctx'] == 'assign' and r.rec['stmt'])
         s = src(r.file)
-        r.idiom_edits = []
-        for i_off, end, ma, mb in r.idioms:
-            exits = self.exit_checked(r, i_off)
-            target = s.span_text(ma, mb).strip()
-            xtext = s.span_text(*r.rec['x']).strip()
-            if exits:
-                new = '%s = cdev_compat_major(%s);' % (target, h)
-            elif re.match(r'if\s*\(\s*' + re.escape(xtext) + r'\s*>\s*0\s*\)', s.code[i_off:end]):
-                new = None      # if (X > 0): becomes if (!X)
-            else:
-                raise Refusal('%s: stores the result in %s without checking it first' %
-                              (s.line_of(i_off), target))
-            r.idiom_edits.append((i_off, end, new, target, xtext))
+        r.idiom_edits = [(i_off, end, text.replace(HOLE, h))
+                         for i_off, end, text in r.idioms]
 
     def exit_checked(self, r, i_off):
         # Whether a negative result left the function before i_off: an if (X < 0) branch
@@ -1487,18 +1500,6 @@ def call_edit(s, x, parts, tail=None, paren=False):
     return (start, pc + 1, text)
 
 
-def idiom_edit(s, r, e, h):
-    i_off, end, new, target, xtext = e
-    if new is not None:
-        return (i_off, end, new)
-    # if (X > 0) M = X;  ->  if (!X) M = cdev_compat_major(h);
-    cond = re.match(r'if\s*\(\s*' + re.escape(xtext) + r'\s*>\s*0\s*\)', s.text[i_off:end])
-    body = s.text[i_off + cond.end():end]
-    rhs = re.search(r'=\s*' + re.escape(xtext) + r'\s*;', body)
-    body = body[:rhs.start()] + '= cdev_compat_major(%s);' % h + body[rhs.end():]
-    return (i_off, end, 'if (!%s)' % xtext + body)
-
-
 def includes_header(s):
     return re.search(r'^[ \t]*#[ \t]*include[ \t]*<cdev_compat\.h>', s.text, re.M)
 
@@ -1561,8 +1562,7 @@ def main():
             s = src(x.file)
             h = g['handle'][id(x)]
             edits.setdefault(x.file, []).append(call_edit(s, x, x.call, x.tail, x.paren))
-            for e in x.idiom_edits:
-                edits[x.file].append(idiom_edit(s, x, e, h))
+            edits[x.file] += x.idiom_edits
         for u in g['unregs']:
             edits.setdefault(u.file, []).append(call_edit(src(u.file), u, u.call))
         for path, line, text in g.get('inserts', []):
@@ -2148,7 +2148,7 @@ kf << minor_key.kf;
 I << minor_key.I;
 q << minor_key.q;
 @@
-MINORS[key(p)]['uses'].append(('key', '%s(%s, ...)' % (kf, I), int(q[0].line)))
+MINORS[key(p)]['uses'].append(('key', '%s(%s, ...)' % (kf, str(I).replace('& ', '&')), int(q[0].line)))
 
 @minor_bound@
 position minor.p;
@@ -2230,7 +2230,7 @@ kf << mv_key.kf;
 I << mv_key.I;
 q << mv_key.q;
 @@
-minor_var_use(q, ('key', '%s(%s, ...)' % (kf, I), int(q[0].line)))
+minor_var_use(q, ('key', '%s(%s, ...)' % (kf, str(I).replace('& ', '&')), int(q[0].line)))
 
 @mv_bound@
 identifier m : script:python() { m in MINOR_VARS };
