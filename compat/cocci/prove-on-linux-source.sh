@@ -62,7 +62,7 @@ while read -r rel; do
 	if [ "$status" -eq 0 ] && [ -s "$work/diff/$id.diff" ]; then
 		converted+=("$id:$rel")
 	else
-		why=$(grep -m1 -E '^  [0-9]+:' "$work/diff/$id.log" | sed 's/^ *//' || true)
+		why=$(grep -m1 'not converted:' "$work/diff/$id.log" | sed 's/^cdev-compat-migrate: [^:]*:\([0-9]*\): not converted: /line \1: /' || true)
 		notconv+=("$rel: ${why:-no change}")
 	fi
 	# Original and converted file, each in its own Kbuild subdirectory with its siblings' headers.
@@ -72,8 +72,10 @@ while read -r rel; do
 		cp "$tree/$(dirname "$rel")"/*.h "$d/" 2>/dev/null || true
 		cp "$tree/$rel" "$d/"
 		if [ "$kind" = conv ] && [ -s "$work/diff/$id.diff" ]; then
+			# (the diff may change a header of the file's directory too)
 			patch -s -d "$d" -p1 --no-backup-if-mismatch \
-				< <(sed "s#^\(---\|+++\) [ab]/$(dirname "$rel")/#\1 a/#" "$work/diff/$id.diff")
+				< <(sed "s#^\(---\|+++\) [ab]/$(dirname "$rel")/#\1 a/#" "$work/diff/$id.diff") ||
+				die "the conversion of $rel changes a file outside its directory; see $work/diff/$id.diff"
 		fi
 		printf 'obj-m := %s.o\nccflags-y += -I%s/%s -I%s/include\ninclude %s/compat/cdev-compat.mk\n' \
 			"$(basename "$rel" .c)" "$tree" "$(dirname "$rel")" "$tree" "$CDEV_TOP" >"$d/Kbuild"
@@ -86,7 +88,7 @@ for kind in orig conv; do
 	make -C "$kdir" M="$work/$kind" W=1 -k -j"$(nproc)" modules >"$work/$kind/build.log" 2>&1 || true
 done
 
-echo "converted by the semantic patch (no register/unregister call left): ${#converted[@]} of $total"
+echo "converted whole by cdev-compat-migrate --cdev: ${#converted[@]} of $total (the others refused, unchanged)"
 ok_n=0 fail=() cannot=()
 for c in "${converted[@]}"; do
 	id=${c%%:*} rel=${c#*:}
@@ -210,7 +212,7 @@ fi
 echo "converted files that compile out of tree (6.1 headers, W=1): $ok_n of ${#converted[@]}"
 echo "of the other ${#cannot[@]}, compiled with make path/file.o in a configured x86_64 tree: ${#intree_ok[@]}"
 for c in "${intree_ok[@]}"; do echo "  CC ok   $c"; done
-echo "not converted (${#notconv[@]}):"
+echo "refused, left unchanged (${#notconv[@]}), the first reason of each:"
 for c in "${notconv[@]}"; do echo "  $c"; done
 echo "compiled for their own architecture with Debian's cross compilers: ${#cross_ok[@]}"
 for c in "${cross_ok[@]}"; do echo "  CC ok   $c"; done

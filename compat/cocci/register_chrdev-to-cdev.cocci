@@ -407,8 +407,8 @@ def add_call(table, name, p):
            'ctx': None, 'uses': [], 'negbr': [], 'idioms': [], 'aliases': [], 'uses_nb': {},
            'loop': False, 'stmt': False, 'sign_uses': set(), 'x': None}
     table[k] = rec
-    if texts:
-        note_names(texts[0])
+    for t in texts:
+        note_names(t)
 
 
 def debug_dump():
@@ -734,7 +734,8 @@ class Planner(object):
             locs += self.locate(s, r.fn, s.span_text(xa, xb), xa)
             for a, b in rec['aliases']:
                 try:
-                    locs += self.locate(s, r.fn, s.span_text(a, b), a)
+                    locs += [(k, h) for k, h in self.locate(s, r.fn, s.span_text(a, b), a)
+                             if k[0] != 'local']
                 except Refusal:
                     pass
         rng = self.range_of(r)
@@ -742,6 +743,9 @@ class Planner(object):
         for lk, how in locs:
             if lk[0] == 'const' and dynamic:
                 continue
+            if lk[0] == 'local':
+                # a local variable holds this registration only, until assigned again
+                lk = lk + (r.line, r.rec['col'])
             k = lk + rng
             if k not in r.inst:
                 out.append(k)
@@ -785,8 +789,10 @@ class Planner(object):
             end = s.code.find(';', yb) + 1
             stmt = s.code[ya:end]
             target = s.span_text(ya, yb).strip()
-            if re.fullmatch(re.escape(s.code[ya:yb].strip()) + r'\s*=\s*' + re.escape(xtext) +
-                            r'\s*;', stmt.strip()) and self.exit_checked(r, ya):
+            # (exact only for a dynamic request: for a fixed major the legacy result was 0)
+            if zero and re.fullmatch(re.escape(s.code[ya:yb].strip()) + r'\s*=\s*' +
+                                     re.escape(xtext) + r'\s*;', stmt.strip()) and \
+                    self.exit_checked(r, ya):
                 cands.append((ya, end, '%s = cdev_compat_major(%s);' % (target, HOLE)))
         used = set()
         uses = set(rec['uses'])
@@ -901,6 +907,12 @@ class Planner(object):
             try:
                 s = src(u.file)
                 locs = self.locate(s, u.fn, u.rec['argtexts'][0], u.rec['args'][0][0])
+                if locs and locs[0][0][0] == 'local':
+                    # the registrations whose stored result reaches this call
+                    a = u.rec['args'][0][0]
+                    a += len(s.text[a:]) - len(s.text[a:].lstrip())
+                    locs = [(locs[0][0] + (r.line, r.rec['col']), None) for r in self.regs
+                            if r.file == u.file and any(x[0] == a for x in r.rec['uses'])]
                 rng = self.range_of(u)
                 u.locs = [lk + rng for lk, how in locs]
                 for lk, how in locs:
@@ -996,12 +1008,30 @@ class Planner(object):
                 raise Refusal('registers in a loop but keeps the major in one place (%s): '
                               'each registration needs its own handle' %
                               ', '.join(sorted(set(k[-3] for k in g['locs']))))
+            for r in regs:
+                self.check_invariant(r)
             self.handle_scalar(g, sites)
         for r in regs:
             self.reg_text(g, r)
         for u in unregs:
             self.unreg_text(g, u)
         self.check_ranges(g)
+
+    def check_invariant(self, r):
+        # One handle for a registration whose minors depend on a local variable or a
+        # parameter would be registered again for other minors on the next call.
+        if r.name != '__register_chrdev':
+            return
+        s = src(r.file)
+        f = s.funcs.get(r.fn)
+        params = set(p['name'] for p in (f.params if f else []) if p)
+        for t in r.args[1:3]:
+            for m in re.finditer(IDENT, t):
+                v = m.group(0)
+                if v in params or self.is_local(s, r.fn, v):
+                    raise Refusal('the minors (%s, %s) depend on %s, which changes from call '
+                                  'to call: one handle per registration belongs in the device '
+                                  'struct (by hand)' % (r.args[1], r.args[2], v))
 
     def check_ranges(self, g):
         for u in g['unregs']:
@@ -1028,11 +1058,13 @@ class Planner(object):
         base = re.sub(r'[^A-Za-z0-9_]', '_', base).strip('_') or 'chrdev'
         if not re.match(r'[A-Za-z_]', base):
             base = 'dev_' + base
-        name, n = base + suffix, 2
         taken = getattr(self, 'taken', set())
-        while name in taken or any(re.search(r'\b%s\b' % name, src(f).code) for f in files):
-            name = '%s%d%s' % (base, n, suffix)
-            n += 1
+        names = [base + suffix, base + '_chrdev' + suffix]
+        names += ['%s%d%s' % (base, n, suffix) for n in range(2, 100)]
+        for name in names:
+            if name not in taken and not any(re.search(r'\b%s\b' % name, src(f).code)
+                                             for f in files):
+                break
         taken.add(name)
         self.taken = taken
         return name
@@ -1142,7 +1174,10 @@ class Planner(object):
                         if d['dims'] or d['pointer'] or not d['type'].startswith('struct '):
                             continue
                         sn = d['type'].split()[1]
-                        if sn not in self.struct_defs():
+                        # the driver's own state: a struct of this file, an instance in
+                        # zeroed static storage (no initializer: not an ops table)
+                        if sn not in s.structs or self.initialized(s, name) or \
+                                re.search(r'\bconst\b', d['type']):
                             continue
                         if re.search(r'\b%s\b' % name, body):
                             cands.add((s.path, name, sn))
@@ -1153,6 +1188,15 @@ class Planner(object):
             return None
         member = self.member_name(sname, self.base_name(g))
         return (src(path), inst, '.', sname, member)
+
+    def initialized(self, s, name):
+        for it in s.items:
+            if name in (getattr(it, 'names', None) or []) or (
+                    it.kind == 'struct' and re.search(r'\}\s*%s\b' % name,
+                                                      s.code_pp[it.start:it.end])):
+                if '=' in s.code_pp[it.start:it.end].split(name, 1)[-1]:
+                    return True
+        return False
 
     def visible(self, f, path, name):
         if f == path:
@@ -1312,7 +1356,8 @@ class Planner(object):
                 # past module_param(var, ...) and the like, which belong with it
                 k = s.items.index(it) + 1
                 while k < len(s.items) and s.items[k].kind == 'other' and re.search(
-                        r'\(\s*%s\b' % re.escape(var), s.code_pp[s.items[k].start:s.items[k].end]):
+                        r'\b%s\b|^\s*MODULE_PARM_DESC\b' % re.escape(var),
+                        s.code_pp[s.items[k].start:s.items[k].end]):
                     it = s.items[k]
                     k += 1
                 line = s.line_of(it.end - 1)
@@ -1353,11 +1398,13 @@ class Planner(object):
         if not side_effect_free(n) or not side_effect_free(f):
             raise Refusal('an argument with side effects')
         count = self.minor_count(r)
-        need = self.value_needed(r)
+        r.idioms = []
         if r.name == 'register_chrdev' and count is None:
+            # returns what register_chrdev() returned: every use keeps its meaning
             call = ['cdev_compat_register_chrdev(' + h, m, n, f]
             tail = None
         else:
+            need = self.value_needed(r)
             b, c = ('0', count) if r.name == 'register_chrdev' else (r.args[1], r.args[2])
             call = ['cdev_compat_register(' + h, m, b, c, n, f]
             tail = None

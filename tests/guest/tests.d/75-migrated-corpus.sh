@@ -32,8 +32,12 @@ if [ ! -s "$manifest" ]; then
 fi
 for v in corpus corpus-converted; do
 	n=$(awk -v v="$v" '$1 == v' "$manifest" | wc -l)
-	expect "corpus_variant_${v//-/_}" "$manifest lists $n drivers of variant $v" test "$n" -ge 7
+	expect "corpus_variant_${v//-/_}" "$manifest lists $n drivers of variant $v, want 8 or more" \
+		test "$n" -ge 8
 done
+expect corpus_variants_agree "the two variants list different drivers" \
+	test "$(awk '$1 == "corpus" { print $2 }' "$manifest")" = \
+	"$(awk '$1 == "corpus-converted" { print $2 }' "$manifest")"
 
 # spec_lines SPEC KEY - the values of SPEC's "KEY ..." lines.
 spec_lines() {
