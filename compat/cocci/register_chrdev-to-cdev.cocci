@@ -1010,6 +1010,11 @@ class Planner(object):
                               ', '.join(sorted(set(k[-3] for k in g['locs']))))
             for r in regs:
                 self.check_invariant(r)
+                if self.major_class(r.args[0]) != 'nonzero' and not self.module_lifetime(r.fn):
+                    # (a fixed major registered twice fails the second time either way)
+                    raise Refusal('registers a major that may be dynamic in %s(), which may run '
+                                  'more than once (a probe, a callback): one handle per '
+                                  'registration belongs in the device struct' % r.fn)
             self.handle_scalar(g, sites)
         for r in regs:
             self.reg_text(g, r)
@@ -1316,7 +1321,9 @@ class Planner(object):
             f = s.funcs.get(fn)
             if f is not None and (f.is_init or f.is_exit):
                 return True
-            if re.search(r'\bmodule_(?:init|exit)\s*\(\s*%s\s*\)' % re.escape(fn), s.code):
+            if re.search(r'\b(?:module_init|module_exit|__initcall|console_initcall|(?:early|'
+                         r'core|postcore|arch|subsys|fs|rootfs|device|late)_initcall(?:_sync)?)'
+                         r'\s*\(\s*%s\s*\)' % re.escape(fn), s.code):
                 return True
         sites = self.callers(fn)
         if not sites:
@@ -2126,6 +2133,19 @@ fr@p(E)
 @script:python@
 T << frees.T;
 p << frees.p;
+@@
+FREES.append((p[0].file, p[0].current_element, str(T)))
+
+@frees_rcu@
+type T;
+T *E;
+position p;
+@@
+kfree_rcu@p(E, ...)
+
+@script:python@
+T << frees_rcu.T;
+p << frees_rcu.p;
 @@
 FREES.append((p[0].file, p[0].current_element, str(T)))
 
