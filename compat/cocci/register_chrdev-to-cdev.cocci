@@ -478,6 +478,17 @@ class Refusal(Exception):
     pass
 
 
+def loc_name(k):
+    # what a location key names, for messages
+    if k[0] == 'var':
+        return k[2]
+    if k[0] == 'local':
+        return k[3]
+    if k[0] == 'member':
+        return 'struct %s.%s' % (k[1], k[2])
+    return str(k[1])
+
+
 def int_value(text, defines=None, depth=0):
     t = strip_parens(blank_keep(text)).strip()
     m = re.fullmatch(r'(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*', t)
@@ -710,7 +721,7 @@ class Planner(object):
                 found[lk] = how
         if len(found) != 1:
             raise Refusal('%s() is called with different majors (%s)' %
-                          (fn, ', '.join(sorted(k[-1] for k in found))))
+                          (fn, ', '.join(sorted(loc_name(k) for k in found))))
         return list(found.items())
 
     # --- the registrations --------------------------------------------------------------
@@ -1007,7 +1018,7 @@ class Planner(object):
             if loops:
                 raise Refusal('registers in a loop but keeps the major in one place (%s): '
                               'each registration needs its own handle' %
-                              ', '.join(sorted(set(k[-3] for k in g['locs']))))
+                              ', '.join(sorted(set(loc_name(k) for k in g['locs']))))
             for r in regs:
                 self.check_invariant(r)
                 if self.major_class(r.args[0]) != 'nonzero' and not self.module_lifetime(r.fn):
