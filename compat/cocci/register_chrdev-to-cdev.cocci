@@ -960,7 +960,15 @@ class Planner(object):
                             'its major there (give all the files of the driver)' %
                             (u.name, u.args[0]))
                 continue
-            gs[0]['unregs'].append(u)
+            # one unregister call for several registrations (if/else branches storing into
+            # one variable): they are one place, one handle
+            g = gs[0]
+            for other in gs[1:]:
+                g = self.merge(groups, g, other)
+            for gg in groups:
+                for k in gg['locs']:
+                    by_loc[k] = gg
+            g['unregs'].append(u)
         self.groups = [g for g in groups if g['regs']]
         self.added = {}
         self.n_scalar = len([g for g in self.groups
@@ -971,14 +979,15 @@ class Planner(object):
             try:
                 self.decide(g)
             except Refusal as e:
-                r = g['regs'][0]
-                self.refuse(r.file, r.line, '%s(): %s' % (r.name, e))
+                for r in g['regs']:
+                    self.refuse(r.file, r.line, '%s(): %s' % (r.name, e))
                 g['refused'] = True
 
     def merge(self, groups, a, b):
         if a is None or a is b:
             return b
         a['regs'] += b['regs']
+        a['unregs'] += b['unregs']
         a['locs'] |= b['locs']
         groups.remove(b)
         return a
