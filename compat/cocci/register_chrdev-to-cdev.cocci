@@ -405,6 +405,7 @@ def add_call(table, name, p):
     rec = {'file': p[0].file, 'line': int(p[0].line), 'col': int(p[0].column),
            'fn': p[0].current_element, 'name': name, 'args': args, 'argtexts': texts,
            'ctx': None, 'uses': [], 'negbr': [], 'idioms': [], 'aliases': [], 'uses_nb': {},
+           'guards': [],
            'loop': False, 'stmt': False, 'sign_uses': set(), 'x': None}
     table[k] = rec
     for t in texts:
@@ -1030,8 +1031,15 @@ class Planner(object):
                               ', '.join(sorted(set(loc_name(k) for k in g['locs']))))
             for r in regs:
                 self.check_invariant(r)
-                if self.major_class(r.args[0]) != 'nonzero' and not self.module_lifetime(r.fn):
+                if self.major_class(r.args[0]) != 'nonzero' and not self.module_lifetime(r.fn) \
+                        and not self.guarded(r):
                     # (a fixed major registered twice fails the second time either way)
+                    s = src(r.file)
+                    f = s.funcs.get(r.fn)
+                    if f is not None and not f.static and not self.callers(r.fn):
+                        raise Refusal('registers a major that may be dynamic in %s(), which is '
+                                      'called from a file not given (give all the files of the '
+                                      'module)' % r.fn)
                     raise Refusal('registers a major that may be dynamic in %s(), which may run '
                                   'more than once (a probe, a callback): one handle per '
                                   'registration belongs in the device struct' % r.fn)
@@ -1041,6 +1049,17 @@ class Planner(object):
         for u in unregs:
             self.unreg_text(g, u)
         self.check_ranges(g)
+
+    def guarded(self, r):
+        # The registration only runs while the variable it stores the major in says it is
+        # not registered (if (major == -1), if (major <= 0), ...).
+        rec = r.rec
+        if rec['ctx'] != 'assign' or not rec['x']:
+            return False
+        s = src(r.file)
+        x = norm(s.span_text(*rec['x']))
+        return any(norm(s.span_text(a, b)) == x for a, b in rec['guards']) and \
+            not self.is_local(s, r.fn, x)
 
     def check_invariant(self, r):
         # One handle for a registration whose minors depend on a local variable or a
@@ -2104,6 +2123,24 @@ q << in_loop.q;
 @@
 if key(q) in REGS:
 	REGS[key(q)]['loop'] = True
+
+// Registrations guarded by a test that the major is not registered yet: if (major == -1),
+// if (major <= 0), if (!major): one registration at a time, whoever calls.
+@guarded@
+identifier reg.rf;
+expression V;
+position q, v;
+@@
+(
+if (\(V@v == -1\|V@v < 0\|V@v <= 0\|V@v == 0\|!V@v\)) { <+... rf@q(...) ...+> }
+)
+
+@script:python@
+q << guarded.q;
+v << guarded.v;
+@@
+if key(q) in REGS:
+	REGS[key(q)]['guards'].append(span_of(v))
 
 // The struct type behind each member that holds a major.
 @member_type@
