@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=../../tests/host/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/host/lib.sh"
 
-need_pkgs spatch:coccinelle python3:python3 make:make gcc:gcc
+need_pkgs spatch:coccinelle python3:python3 make:make gcc:gcc filterdiff:patchutils
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
 if [ -z "$ver" ]; then
 	source_files Makefile >/dev/null
@@ -51,7 +51,7 @@ total=$(wc -l <"$work/files")
 echo "files calling register_chrdev(/__register_chrdev( in linux-source-$ver: $total"
 echo "  (grep -rlE --include='*.c' '(^|[^A-Za-z0-9_])(__)?register_chrdev[[:space:]]*\\(' minus fs/char_dev.c)"
 
-converted=() notconv=()
+converted=() notconv=() withdir=()
 i=0
 while read -r rel; do
 	i=$((i + 1))
@@ -59,6 +59,18 @@ while read -r rel; do
 	status=0
 	(cd "$tree" && "$CDEV_TOP/scripts/cdev-compat-migrate" --cdev "$rel") \
 		>"$work/diff/$id.diff" 2>"$work/diff/$id.log" || status=$?
+	# Refused because the function that registers runs from another file: once more with the
+	# other .c files of its directory (the file itself first, so that it gets the helpers'
+	# definition; at most 30 files), its own hunks and its directory's headers' kept.
+	if [ "$status" -eq 2 ] && grep -q 'give all the files of the module' "$work/diff/$id.log" &&
+		[ "$(find "$tree/$(dirname "$rel")" -maxdepth 1 -name '*.c' | wc -l)" -le 30 ]; then
+		mapfile -t others < <(cd "$tree" && find "$(dirname "$rel")" -maxdepth 1 -name '*.c' ! -path "$rel" | sort)
+		status=0
+		(cd "$tree" && "$CDEV_TOP/scripts/cdev-compat-migrate" --cdev "$rel" "${others[@]}") \
+			>"$work/diff/$id.all.diff" 2>"$work/diff/$id.log" || status=$?
+		filterdiff -i "*/$rel" -i "*/$(dirname "$rel")/*.h" "$work/diff/$id.all.diff" >"$work/diff/$id.diff" || true
+		[ "$status" -ne 0 ] || withdir+=("$rel")
+	fi
 	if [ "$status" -eq 0 ] && [ -s "$work/diff/$id.diff" ]; then
 		converted+=("$id:$rel")
 	else
@@ -89,6 +101,8 @@ for kind in orig conv; do
 done
 
 echo "converted whole by cdev-compat-migrate --cdev: ${#converted[@]} of $total (the others refused, unchanged)"
+echo "  of which given with the other .c files of their directory (the registering function runs from one): ${#withdir[@]}"
+for c in "${withdir[@]}"; do echo "    $c"; done
 ok_n=0 fail=() cannot=()
 for c in "${converted[@]}"; do
 	id=${c%%:*} rel=${c#*:}

@@ -1034,12 +1034,10 @@ class Planner(object):
                 if self.major_class(r.args[0]) != 'nonzero' and not self.module_lifetime(r.fn) \
                         and not self.guarded(r):
                     # (a fixed major registered twice fails the second time either way)
-                    s = src(r.file)
-                    f = s.funcs.get(r.fn)
-                    if f is not None and not f.static and not self.callers(r.fn):
-                        raise Refusal('registers a major that may be dynamic in %s(), which is '
-                                      'called from a file not given (give all the files of the '
-                                      'module)' % r.fn)
+                    if self.lifetime(r.fn) == 'files':
+                        raise Refusal('registers a major that may be dynamic in %s(), which runs '
+                                      'from a file not given (give all the files of the module)'
+                                      % r.fn)
                     raise Refusal('registers a major that may be dynamic in %s(), which may run '
                                   'more than once (a probe, a callback): one handle per '
                                   'registration belongs in the device struct' % r.fn)
@@ -1349,25 +1347,38 @@ class Planner(object):
                               'region.parent to a kobject that outlives the last close (by '
                               'hand)' % (sname, fn))
 
-    def module_lifetime(self, fn, seen=None):
-        # Whether fn only runs from module init or exit (its frees then happen when no file
-        # of the module can be open).
-        seen = seen or set()
+    def module_lifetime(self, fn):
+        return self.lifetime(fn) == 'init'
+
+    def lifetime(self, fn, seen=None):
+        # When fn runs: init (only from module init or exit, so its frees happen when no
+        # file of the module can be open, and it registers once), files (reached from a
+        # function that files not given call: unknown), or more (a callback, a probe: may
+        # run more than once).
+        seen = seen if seen is not None else set()
         if fn in seen:
-            return True
+            return 'init'
         seen.add(fn)
+        static = True
         for s in self.srcs:
             f = s.funcs.get(fn)
-            if f is not None and (f.is_init or f.is_exit):
-                return True
+            if f is not None:
+                if f.is_init or f.is_exit:
+                    return 'init'
+                static = static and f.static
             if re.search(r'\b(?:module_init|module_exit|__initcall|console_initcall|(?:early|'
                          r'core|postcore|arch|subsys|fs|rootfs|device|late)_initcall(?:_sync)?)'
                          r'\s*\(\s*%s\s*\)' % re.escape(fn), s.code):
-                return True
+                return 'init'
         sites = self.callers(fn)
+        if sites is None:
+            return 'more'
         if not sites:
-            return False
-        return all(self.module_lifetime(caller, seen) for _, caller, _ in sites)
+            return 'more' if static else 'files'
+        whens = [self.lifetime(caller, seen) for _, caller, _ in sites]
+        if all(w == 'init' for w in whens):
+            return 'init'
+        return 'more' if 'more' in whens else 'files'
 
     def handle_array(self, g, array, sites):
         ds, d = self.global_decl(array)
