@@ -19,6 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 OUT"
+need_pkgs spatch:coccinelle python3:python3
 out=$1
 corpus=$CDEV_TOP/tests/migrate-corpus
 tool=$CDEV_TOP/scripts/cdev-compat-migrate

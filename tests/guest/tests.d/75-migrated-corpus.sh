@@ -26,9 +26,22 @@ manifest=$LEGACY/corpus-manifest
 nodes=/dev/cdev-corpus-test
 
 if [ ! -s "$manifest" ]; then
+	! declare -F ktap_plan >/dev/null || ktap_plan 1
 	ktap_fail corpus_staged "no $manifest: the image was built without the migration corpus"
 	ktap_done
 	exit
+fi
+
+# The plan, where the runner takes one: 3, then per variant and driver 2 (builds, ran) and 4
+# per load line (loads, registers, opens, unloads). A driver that does not build, or a load
+# that fails, prints fewer and fails the plan too.
+if declare -F ktap_plan >/dev/null; then
+	plan=3
+	while read -r v m _; do
+		loads=$(grep -cE '^load([[:space:]]|$)' "$LEGACY/$v/$m.spec" 2>/dev/null || true)
+		plan=$((plan + 2 + 4 * ${loads:-0}))
+	done <"$manifest"
+	ktap_plan "$plan"
 fi
 for v in corpus corpus-converted; do
 	n=$(awk -v v="$v" '$1 == v' "$manifest" | wc -l)
