@@ -14,7 +14,9 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-need_pkgs spatch:coccinelle python3:python3 patch:patch shellcheck:shellcheck perl:perl
+need_pkgs spatch:coccinelle /usr/bin/python3:python3 patch:patch shellcheck:shellcheck perl:perl
+# spatch's Python rules dlopen() libpython3.X.so, which Debian 12's coccinelle does not depend on.
+need_pkgs "$(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR") + "/libpython" + s.get_config_var("LDVERSION") + ".so")'):libpython3-dev"
 tool=$CDEV_TOP/scripts/cdev-compat-migrate
 work=$TEST_WORK/migrate
 rm -rf "$work"
@@ -33,6 +35,13 @@ ln -s "$(command -v bash)" "$work/nospatch/bash"
 status=0; err=$(PATH=$work/nospatch bash "$tool" "$tool" 2>&1 >/dev/null) || status=$?
 check "spatch missing: status 1 and 'apt install coccinelle' (status $status: $err)" \
 	eval '[ "$status" -eq 1 ] && grep -q "apt install coccinelle" <<<"$err"'
+mkdir -p "$work/nopython"
+printf '#!/bin/sh\necho "Py.find_library: unable to find the Python library" >&2\nexit 1\n' >"$work/nopython/spatch"
+chmod +x "$work/nopython/spatch"
+printf 'int x;\n' >"$work/nopython.c"
+status=0; err=$(PATH=$work/nopython:$PATH "$tool" --cdev "$work/nopython.c" 2>&1 >/dev/null) || status=$?
+check "spatch without its libpython: status 1 and 'apt install libpython3-dev' (status $status)" \
+	eval '[ "$status" -eq 1 ] && grep -q "apt install libpython3-dev" <<<"$err"'
 status=0; err=$("$tool" --embed nodot "$tool" 2>&1 >/dev/null) || status=$?
 check "--embed without STRUCT.MEMBER: status 1 and the expected form (status $status: $err)" \
 	eval '[ "$status" -eq 1 ] && grep -q "STRUCT.MEMBER" <<<"$err"'
