@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=../../tests/host/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/host/lib.sh"
 
-need_pkgs spatch:coccinelle python3:python3 make:make gcc:gcc
+need_pkgs spatch:coccinelle python3:python3 make:make gcc:gcc filterdiff:patchutils
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
 if [ -z "$ver" ]; then
 	source_files Makefile >/dev/null
@@ -51,7 +51,7 @@ total=$(wc -l <"$work/files")
 echo "files calling register_chrdev(/__register_chrdev( in linux-source-$ver: $total"
 echo "  (grep -rlE --include='*.c' '(^|[^A-Za-z0-9_])(__)?register_chrdev[[:space:]]*\\(' minus fs/char_dev.c)"
 
-converted=() notconv=()
+converted=() notconv=() withdir=()
 i=0
 while read -r rel; do
 	i=$((i + 1))
@@ -59,10 +59,22 @@ while read -r rel; do
 	status=0
 	(cd "$tree" && "$CDEV_TOP/scripts/cdev-compat-migrate" --cdev "$rel") \
 		>"$work/diff/$id.diff" 2>"$work/diff/$id.log" || status=$?
+	# Refused because the function that registers runs from another file: once more with the
+	# other .c files of its directory (the file itself first, so that it gets the helpers'
+	# definition; at most 30 files), its own hunks and its directory's headers' kept.
+	if [ "$status" -eq 2 ] && grep -q 'give all the files of the module' "$work/diff/$id.log" &&
+		[ "$(find "$tree/$(dirname "$rel")" -maxdepth 1 -name '*.c' | wc -l)" -le 30 ]; then
+		mapfile -t others < <(cd "$tree" && find "$(dirname "$rel")" -maxdepth 1 -name '*.c' ! -path "$rel" | sort)
+		status=0
+		(cd "$tree" && "$CDEV_TOP/scripts/cdev-compat-migrate" --cdev "$rel" "${others[@]}") \
+			>"$work/diff/$id.all.diff" 2>"$work/diff/$id.log" || status=$?
+		filterdiff -i "*/$rel" -i "*/$(dirname "$rel")/*.h" "$work/diff/$id.all.diff" >"$work/diff/$id.diff" || true
+		[ "$status" -ne 0 ] || withdir+=("$rel")
+	fi
 	if [ "$status" -eq 0 ] && [ -s "$work/diff/$id.diff" ]; then
 		converted+=("$id:$rel")
 	else
-		why=$(grep -m1 -E '^  [0-9]+:' "$work/diff/$id.log" | sed 's/^ *//' || true)
+		why=$(grep -m1 'not converted:' "$work/diff/$id.log" | sed 's/^cdev-compat-migrate: [^:]*:\([0-9]*\): not converted: /line \1: /' || true)
 		notconv+=("$rel: ${why:-no change}")
 	fi
 	# Original and converted file, each in its own Kbuild subdirectory with its siblings' headers.
@@ -72,8 +84,10 @@ while read -r rel; do
 		cp "$tree/$(dirname "$rel")"/*.h "$d/" 2>/dev/null || true
 		cp "$tree/$rel" "$d/"
 		if [ "$kind" = conv ] && [ -s "$work/diff/$id.diff" ]; then
+			# (the diff may change a header of the file's directory too)
 			patch -s -d "$d" -p1 --no-backup-if-mismatch \
-				< <(sed "s#^\(---\|+++\) [ab]/$(dirname "$rel")/#\1 a/#" "$work/diff/$id.diff")
+				< <(sed "s#^\(---\|+++\) [ab]/$(dirname "$rel")/#\1 a/#" "$work/diff/$id.diff") ||
+				die "the conversion of $rel changes a file outside its directory; see $work/diff/$id.diff"
 		fi
 		printf 'obj-m := %s.o\nccflags-y += -I%s/%s -I%s/include\ninclude %s/compat/cdev-compat.mk\n' \
 			"$(basename "$rel" .c)" "$tree" "$(dirname "$rel")" "$tree" "$CDEV_TOP" >"$d/Kbuild"
@@ -86,7 +100,9 @@ for kind in orig conv; do
 	make -C "$kdir" M="$work/$kind" W=1 -k -j"$(nproc)" modules >"$work/$kind/build.log" 2>&1 || true
 done
 
-echo "converted by the semantic patch (no register/unregister call left): ${#converted[@]} of $total"
+echo "converted whole by cdev-compat-migrate --cdev: ${#converted[@]} of $total (the others refused, unchanged)"
+echo "  of which given with the other .c files of their directory (the registering function runs from one): ${#withdir[@]}"
+for c in "${withdir[@]}"; do echo "    $c"; done
 ok_n=0 fail=() cannot=()
 for c in "${converted[@]}"; do
 	id=${c%%:*} rel=${c#*:}
@@ -210,7 +226,7 @@ fi
 echo "converted files that compile out of tree (6.1 headers, W=1): $ok_n of ${#converted[@]}"
 echo "of the other ${#cannot[@]}, compiled with make path/file.o in a configured x86_64 tree: ${#intree_ok[@]}"
 for c in "${intree_ok[@]}"; do echo "  CC ok   $c"; done
-echo "not converted (${#notconv[@]}):"
+echo "refused, left unchanged (${#notconv[@]}), the first reason of each:"
 for c in "${notconv[@]}"; do echo "  $c"; done
 echo "compiled for their own architecture with Debian's cross compilers: ${#cross_ok[@]}"
 for c in "${cross_ok[@]}"; do echo "  CC ok   $c"; done

@@ -6,9 +6,10 @@
 # Runs inside the image (mkosi.postinst.chroot), where cdev-compat-dkms is installed, so the
 # drivers use the packaged /usr/share/cdev-compat/cdev-compat.mk as a vendor's would. Each
 # variant is one out-of-tree build; if it fails, each module is built alone to tell which.
-# DEST/<variant>/ gets the .ko files, `status` ("module ok|failed" a line) and build.log;
-# DEST/manifest is STAGED's, for the guest test. A failed driver does not fail this script:
-# the guest test reports it as not ok, with the log. Exit status 1 only on bad usage.
+# DEST/<variant>/ gets the .ko files, `status` ("module ok|failed" a line), build.log and the
+# variant's *.spec files; DEST/manifest (and DEST/corpus-manifest, the migration corpus of
+# stage-corpus.sh) are STAGED's, for the guest tests. A failed driver does not fail this
+# script: the guest test reports it as not ok, with the log. Exit status 1 only on bad usage.
 set -euo pipefail
 
 die() { echo "build-drivers.sh: error: $*" >&2; exit 1; }
@@ -30,13 +31,19 @@ rm -rf "$dest"
 mkdir -p "$dest"
 cp "$staged/manifest" "$dest/"
 [ ! -f "$staged/sources" ] || cp "$staged/sources" "$dest/"
-for v in $(cut -d' ' -f1 "$staged/manifest" | uniq); do
+manifests=("$staged/manifest")
+if [ -f "$staged/corpus-manifest" ]; then
+	cp "$staged/corpus-manifest" "$dest/"
+	manifests+=("$staged/corpus-manifest")
+fi
+for v in $(cut -d' ' -f1 "${manifests[@]}" | uniq); do
 	t0=$(date +%s.%N)
-	mods=$(awk -v v="$v" '$1 == v { print $2 }' "$staged/manifest")
+	mods=$(cat "${manifests[@]}" | awk -v v="$v" '$1 == v { print $2 }')
 	mkdir -p "$dest/$v"
 	log=$dest/$v/build.log
 	: >"$log"
 	cp -r "$staged/$v" "$work/$v"
+	cp "$staged/$v"/*.spec "$dest/$v/" 2>/dev/null || true
 	if build "$work/$v" "$log"; then
 		for m in $mods; do
 			cp "$work/$v/$m.ko" "$dest/$v/"
@@ -48,9 +55,12 @@ for v in $(cut -d' ' -f1 "$staged/manifest" | uniq); do
 			d=$work/$v-$m
 			mkdir -p "$d"
 			cp "$work/$v"/*.c "$d/"
+			cp "$work/$v"/*.h "$d/" 2>/dev/null || true
 			objs="$m.o"
 			[ "$m" != ppp_generic ] || objs="$objs slhc.o"
-			sed "s/^obj-m :=.*/obj-m := $objs/" "$work/$v/Kbuild" >"$d/Kbuild"
+			# (a module of several files keeps its MODULE-y line; other modules' go)
+			sed -e "s/^obj-m :=.*/obj-m := $objs/" -e "/^[A-Za-z0-9_]*-y[[:space:]]*:\?=/{/^$m-y/!d}" \
+				"$work/$v/Kbuild" >"$d/Kbuild"
 			echo "==== $m alone" >>"$log"
 			if build "$d" "$log"; then
 				cp "$d/$m.ko" "$dest/$v/"

@@ -9,7 +9,9 @@
 # inside the image) and a manifest ("variant module role" a line) the guest test reads:
 #   unmodified   the drivers as SRC has them, built with the compat header force-included;
 #   converted    the same files after `cdev-compat-migrate --cdev` (they #include the header);
-#   other-arity  the drivers of the other kind of kernel, unmodified, force-included.
+#   other-arity  the drivers of the other kind of kernel, unmodified, force-included;
+# and the migration corpus (stage-corpus.sh: variants corpus and corpus-converted, listed in
+# OUT/corpus-manifest).
 # Files are extracted from a .deb in one pass over its tarball and cached in
 # $CDEV_COMPAT_CACHE/linux-source/files/<deb>/; conversions are cached by the sha256 of the
 # input file, the migration tool and the semantic patches.
@@ -148,5 +150,8 @@ for arg in "$@"; do
 	printf '%s %s\n' "$v" "${src##*/}" >>"$out/sources"
 done
 grep -q '^unmodified ' "$out/manifest" || die "no unmodified=SRC given"
+# The migration corpus (written for the test, the same on every kernel): as written and
+# converted, in corpus-manifest, for tests/guest/tests.d/75-migrated-corpus.sh.
+"$here/stage-corpus.sh" "$out"
 cp "$here/build-drivers.sh" "$out/"
 log "staged $(cut -d' ' -f1 "$out/manifest" | sort -u | tr '\n' ' ')in $out"
