@@ -9,6 +9,7 @@
 # Env:   CDEV_DEB=<path>  test this .deb instead of building one from the tree
 #        JOBS=<n>         scenarios run at a time (default 2)
 #        KEEP=1           keep the scenario roots' upper dirs under build/package-tests
+#        ONLY="t_a t_b"   run only these scenarios (and the ones they need first)
 set -euo pipefail
 # shellcheck disable=SC1091
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib.sh"
@@ -23,6 +24,25 @@ need_pkgs debootstrap:debootstrap setpriv:util-linux flock:util-linux mount:moun
 
 RUN_DIR=$BUILD_DIR/package-tests
 export RUN_DIR
+
+# ONLY: keep the named scenarios and, transitively, the scenarios they need first.
+if [ -n "${ONLY:-}" ]; then
+	declare -A want=()
+	todo=$ONLY
+	while [ -n "$todo" ]; do
+		read -r name todo <<<"$todo"
+		[ -z "${want[$name]:-}" ] || continue
+		entry=''
+		for s in "${SCENARIOS[@]}"; do [ "${s%%|*}" != "$name" ] || entry=$s; done
+		[ -n "$entry" ] || die "ONLY: no scenario '$name' (see SCENARIOS in tests/package/scenarios.sh)"
+		want[$name]=1
+		deps=${entry#*|}
+		todo="$todo ${deps%%|*}"
+	done
+	kept=()
+	for s in "${SCENARIOS[@]}"; do [ -z "${want[${s%%|*}]:-}" ] || kept+=("$s"); done
+	SCENARIOS=("${kept[@]}")
+fi
 
 cleanup() {
 	[ -z "${PROGRESS_PID:-}" ] || kill "$PROGRESS_PID" 2>/dev/null || true
