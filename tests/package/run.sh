@@ -29,8 +29,7 @@ export RUN_DIR
 if [ -n "${ONLY:-}" ]; then
 	declare -A want=()
 	todo=$ONLY
-	while [ -n "$todo" ]; do
-		read -r name todo <<<"$todo"
+	while read -r name todo <<<"$todo" && [ -n "$name" ]; do
 		[ -z "${want[$name]:-}" ] || continue
 		entry=''
 		for s in "${SCENARIOS[@]}"; do [ "${s%%|*}" != "$name" ] || entry=$s; done
