@@ -39,6 +39,16 @@ need_pkgs() {
 	fi
 }
 
+# need_coccinelle - spatch with what its Python rules load: Debian 12's coccinelle does not
+# depend on the libpython3.X.so it dlopen()s (libpython3-dev has it), so without it spatch
+# stops at "Py.find_library: unable to find the Python library".
+need_coccinelle() {
+	local libdir ver
+	need_pkgs spatch:coccinelle /usr/bin/python3:python3
+	read -r libdir ver < <(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR"), s.get_config_var("LDVERSION"))')
+	need_pkgs "$libdir/libpython$ver.so:libpython3-dev"
+}
+
 # apt_mirror_debian / apt_mirror_security - the Debian archive and security URIs this host's apt
 # uses, read from its configuration at run time (no host name is written in the repository).
 apt_mirror_for() {

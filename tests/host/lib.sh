@@ -22,15 +22,6 @@ check() {
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 
-# need_coccinelle - spatch with what its Python rules load: Debian 12's coccinelle does not
-# depend on the libpython3.X.so it dlopen()s (libpython3-dev has it), so without it spatch
-# stops at "Py.find_library: unable to find the Python library".
-need_coccinelle() {
-	local libdir ver
-	need_pkgs spatch:coccinelle /usr/bin/python3:python3
-	read -r libdir ver < <(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR"), s.get_config_var("LDVERSION"))')
-	need_pkgs "$libdir/libpython$ver.so:libpython3-dev"
-}
 
 # headers_twoarg - build dir of the installed Debian 6.1 headers (linux-headers-amd64 is
 # installed when missing); prints it.

@@ -19,9 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 OUT"
-need_pkgs spatch:coccinelle /usr/bin/python3:python3
-# spatch's Python rules dlopen() libpython3.X.so, which Debian 12's coccinelle does not depend on.
-need_pkgs "$(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR") + "/libpython" + s.get_config_var("LDVERSION") + ".so")'):libpython3-dev"
+need_coccinelle
 out=$1
 corpus=$CDEV_TOP/tests/migrate-corpus
 tool=$CDEV_TOP/scripts/cdev-compat-migrate

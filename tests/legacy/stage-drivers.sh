@@ -30,14 +30,6 @@ while read -r m p r; do
 	mods+=("$m") paths+=("$p") roles+=("$r")
 done <"$here/drivers.txt"
 
-# need_coccinelle - the migration tool runs spatch, whose Python rules load libpython3.X.so:
-# Debian 12's coccinelle does not depend on it (libpython3-dev has it).
-need_coccinelle() {
-	local libdir ver
-	need_pkgs spatch:coccinelle /usr/bin/python3:python3
-	read -r libdir ver < <(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR"), s.get_config_var("LDVERSION"))')
-	need_pkgs "$libdir/libpython$ver.so:libpython3-dev"
-}
 
 # extract_files SRC TOP DIR FILE... - extract FILEs (TOP/path) from a linux-source .deb or its
 # tarball into DIR.
