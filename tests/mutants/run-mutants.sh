@@ -120,6 +120,18 @@ failed() {
 	[ "$2" -ne 0 ] || grep -qE '^not ok' "$1"
 }
 
+# keep_guest_logs DIR DEST - a copy's guest logs (the matrix's console, KTAP and results per
+# kernel, the table), kept under DEST before the copy is removed; nothing when it booted none.
+keep_guest_logs() {
+	local dir=$1/build/matrix dest=$2 f
+	[ -d "$dir" ] || return 0
+	(cd "$dir" && find . -maxdepth 2 \( -name console.log -o -name ktap.txt -o -name results.tsv \
+		-o -name summary.txt \) -print0) | while IFS= read -r -d '' f; do
+		mkdir -p "$dest/$(dirname "$f")"
+		cp "$dir/$f" "$dest/$f"
+	done
+}
+
 declare -A control_rc=() control_log=()
 if [ "$control" -eq 1 ]; then
 	i=0
@@ -134,6 +146,7 @@ if [ "$control" -eq 1 ]; then
 		with_progress "control $i: '$test' on the unmutated copy" "$logf" - - \
 			in_copy "$dir" control "$test" || rc=$?
 		control_rc[$test]=$rc control_log[$test]=$logf
+		keep_guest_logs "$dir" "$work/logs/control-$i.guest"
 		rm -rf "$dir"
 	done
 fi
@@ -173,6 +186,7 @@ for m in "${mutants[@]}"; do
 		fi
 	fi
 	secs=$(($(date +%s) - start))
+	keep_guest_logs "$dir" "$work/logs/$name.guest"
 	rm -rf "$dir"
 	[ "$result" = killed ] || bad=$((bad + 1))
 	rows+=("$(printf '%-32s %-6s %-15s %7s' "$name" "$tag" "$result" "$(fmt_secs "$secs")")")
