@@ -155,8 +155,10 @@ for t in "${tests[@]}"; do
 		esac
 	done
 	if [ "$fails" -gt 0 ] || [ ${#why[@]} -gt 0 ]; then
-		for w in "${why[@]}"; do
-			emit "# $name: $w"
+		# The first reason is the cause (a timeout before the missed plan it leads to): it goes
+		# last, right before the result line, where the host's report takes the error line from.
+		for ((i = ${#why[@]} - 1; i >= 0; i--)); do
+			emit "# $name: ${why[i]}"
 		done
 		emit "not ok $n $name"
 		failed=$((failed + 1))

@@ -24,10 +24,13 @@ matrix_boot_timeout() {
 	echo "$t"
 }
 
-# matrix_cmdline INIT RUN - the kernel command line for a boot through INIT (fast|systemd)
-# whose runner is RUN (suite|vendor).
+# matrix_cmdline INIT RUN K - the kernel command line for kernel K's boot through INIT
+# (fast|systemd) whose runner is RUN (suite|vendor). On onearg, each suite script may take
+# twice the runner's default 600 s (the debug kernel: 75-migrated-corpus took more than
+# 600 s there on a loaded machine).
 matrix_cmdline() {
 	local c="console=ttyS0 panic=-1 loglevel=5 mitigations=off"
+	[ "${3:-}" != onearg ] || [ "$2" != suite ] || c+=" cdev_script_timeout=1200"
 	[ "${CDEV_MATRIX_SLUB_DEBUG:-1}" = 0 ] || c+=" slub_debug=FZPU page_poison=1"
 	case "$1" in
 	fast) c+=" rdinit=/usr/lib/cdev-compat/guest/fast-init.sh cdev.run=$2" ;;

@@ -111,7 +111,7 @@ matrix_boot_kernel() {
 		run=vendor
 	fi
 	say "$k: boot: starting ($ACCEL, $INIT init, log $kdir/console.log)"
-	matrix_boot "$k" "$kdir" "$IMG" "$(matrix_cmdline "$INIT" "$run")" "${parts[@]}"
+	matrix_boot "$k" "$kdir" "$IMG" "$(matrix_cmdline "$INIT" "$run" "$k")" "${parts[@]}"
 	R_BOOT_S=$BOOT_S
 	ktap=$(matrix_ktap "$kdir")
 	ktap_tsv "$ktap" >"$kdir/results.tsv"
