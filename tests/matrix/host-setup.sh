@@ -15,6 +15,11 @@ set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || die "run as root (apt-get install)"
+# mkosi 24 asks findmnt for the file system of /; in a plain chroot / is no mount point and it
+# stops with a bare 'findmnt ... returned non-zero exit code 1'. Say what to do instead.
+need_pkgs findmnt:util-linux
+findmnt --target / >/dev/null 2>&1 ||
+	die "/ is not a mount point here (a plain chroot?): mkosi cannot build images; bind-mount the root onto itself (mount --bind DIR DIR) before entering it, or use a machine or container"
 
 src=/etc/apt/sources.list.d/cdev-compat-bookworm-backports.sources
 pin=/etc/apt/preferences.d/cdev-compat-bookworm-backports.pref
