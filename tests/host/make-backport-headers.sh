@@ -11,18 +11,9 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-twoarg=$(headers_twoarg)
-flavour=$(basename "$twoarg")
-version=$(dpkg-query -W -f='${Version}' "$flavour")
-key=$({ printf '%s\n%s\n' "$flavour" "$version"; cat "${BASH_SOURCE[0]}"; } | sha256sum | cut -c1-16)
-top=$CDEV_COMPAT_CACHE/backport-headers/$flavour-$key
-if [ -f "$top/.complete" ]; then
-	printf '%s\n' "$top/$flavour"
-	exit 0
-fi
-
-rm -rf "$top"
-kdir=$(clone_headers "$twoarg" "$top")
+derived_headers backport-headers "${BASH_SOURCE[0]}" ""
+[ -z "$DH_DONE" ] || { printf '%s\n' "$DH_KDIR"; exit 0; }
+kdir=$DH_KDIR
 common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
 class_h=$common/include/linux/device/class.h
 # 6.1's macro and the declaration behind it, replaced by 6.4's declaration.
@@ -40,6 +31,6 @@ grep -q '^struct class \* __must_check class_create(const char \*name);$' "$clas
 	die "could not give $class_h 6.4's class_create()"
 # The kernel behind such headers exports it (modpost checks modules against this list).
 printf '0x00000000\tclass_create\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' >>"$kdir/Module.symvers"
-touch "$top/.complete"
-log "backport-patched headers: $kdir ($flavour $version, class_create(name) of 6.4)"
+touch "$DH_TOP/.complete"
+log "backport-patched headers: $kdir ($(basename "$DH_TWOARG") $DH_VERSION, class_create(name) of 6.4)"
 printf '%s\n' "$kdir"

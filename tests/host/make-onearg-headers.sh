@@ -11,31 +11,19 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need_pkgs filterdiff:patchutils patch:patch
-twoarg=$(headers_twoarg)
-flavour=$(basename "$twoarg")
-common_src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$twoarg/Makefile")
-
 shopt -s nullglob
 patches=("$CDEV_TOP"/kernel/patches/[0-9]*.patch)
 [ ${#patches[@]} -gt 0 ] || die "no kernel/patches/*.patch: the kernel port is missing"
 hunks=$(filterdiff -i '*include/linux/fs.h' "${patches[@]}")
 [ -n "$hunks" ] || die "kernel/patches/*.patch do not touch include/linux/fs.h"
 
-version=$(dpkg-query -W -f='${Version}' "$flavour")
-key=$({ printf '%s\n%s\n' "$flavour" "$version"; printf '%s\n' "$hunks"; cat "${BASH_SOURCE[0]}"; } |
-	sha256sum | cut -c1-16)
-top=$CDEV_COMPAT_CACHE/onearg-headers/$flavour-$key
-if [ -f "$top/.complete" ]; then
-	printf '%s\n' "$top/$flavour"
-	exit 0
-fi
-
-rm -rf "$top"
-kdir=$(clone_headers "$twoarg" "$top")
+derived_headers onearg-headers "${BASH_SOURCE[0]}" "$hunks"
+[ -z "$DH_DONE" ] || { printf '%s\n' "$DH_KDIR"; exit 0; }
+kdir=$DH_KDIR
 common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
 
 printf '%s\n' "$hunks" | patch -s -d "$common" -p1 -F0 --no-backup-if-mismatch ||
-	die "the fs.h hunks of kernel/patches do not apply to $common_src/include/linux/fs.h"
-touch "$top/.complete"
-log "one-arg headers: $kdir (from $flavour $version + kernel/patches fs.h hunks)"
+	die "the fs.h hunks of kernel/patches do not apply to $common/include/linux/fs.h"
+touch "$DH_TOP/.complete"
+log "one-arg headers: $kdir (from $(basename "$DH_TWOARG") $DH_VERSION + kernel/patches fs.h hunks)"
 printf '%s\n' "$kdir"
