@@ -131,6 +131,12 @@ matrix_boot_kernel() {
 	fi
 }
 
+# last_console_line FILE - FILE's last line with text in it, without terminal control
+# sequences and carriage returns, at most 160 characters.
+last_console_line() {
+	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\r//g' "$1" | grep -a '[[:alnum:]]' | tail -n 1 | cut -c1-160
+}
+
 # boot_problem - why the boot itself went wrong (hang, no status, ...), with the last console
 # lines printed; empty when the guest exited with a status.
 boot_problem() {
@@ -139,7 +145,9 @@ boot_problem() {
 	hang)
 		say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:" >&2
 		tail -n 25 "$kdir/console.log" | sed 's/^/    | /' >&2
-		echo "hang: no result after ${BOOT_S}s (console: $kdir/console.log)"
+		# Where it stopped, for a report read without the console (a CI log): the last line
+		# the guest printed that is not an empty one.
+		echo "hang: no result after ${BOOT_S}s; last console line: '$(last_console_line "$kdir/console.log")' (console: $kdir/console.log)"
 		;;
 	*)
 		say "$k: last console lines:" >&2
