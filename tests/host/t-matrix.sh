@@ -114,6 +114,56 @@ check "report: closing line counts the cells (build, load ok; test failed)" grep
 check "report: JUnit names the failed cell" grep -q 'name="test"><failure' "$work/m/junit.xml"
 check "report: the Markdown summary has the table" grep -q '^| bookworm |' "$work/m/summary.md"
 
+# A hang before the test runner started gets one more boot, reported; a hang after it started
+# is the result. matrix_boot is replaced by a stub that plays the given boots in turn.
+# boots_play OUTCOME... - each OUTCOME is "hang-early", "hang-late" or "ok"; runs
+# matrix_boot_kernel for a suite row requiring 10-x; prints how many boots it made.
+boots_play() {
+	MATRIX_DIR=$work/r MODE=suite SUITE=functional INIT=fast ACCEL=tcg k=bookworm kdir=$work/r/bookworm
+	rm -rf "$MATRIX_DIR"
+	mkdir -p "$kdir"
+	printf '%s\n' "$@" >"$work/boots"
+	echo /x/image.cpio >"$kdir/base-cpio"
+	echo /x/tests.cpio >"$kdir/tests-cpio"
+	R_T0=$(date +%s.%N) R_NAME=$k R_DIR=$kdir R_STATUS=prepared R_VERSION='6.1 (x)' R_IMG=/x R_REQUIRED=10-x
+	R_RETRY='' write_result
+	(
+		# shellcheck disable=SC2317 # (called by matrix_boot_kernel)
+		matrix_boot() {
+			local outcome
+			outcome=$(head -n1 "$work/boots")
+			sed -i 1d "$work/boots"
+			echo boot >>"$work/boots.made"
+			: >"$kdir/ktap.txt"
+			BOOT_S=600 BOOT_RC=124 BOOT_STATUS=hang
+			case "$outcome" in
+			hang-early) echo '[    1.0] Run /sbin/init as init process' >"$kdir/console.log" ;;
+			hang-late) printf '%s\n' 'KTAP version 1' '1..1' >"$kdir/console.log" ;;
+			ok)
+				printf '%s\n' 'KTAP version 1' '1..1' '    1..1' '    ok 1 a' 'ok 1 10-x' >"$kdir/ktap.txt"
+				BOOT_S=9 BOOT_RC=33 BOOT_STATUS=ok
+				;;
+			esac
+		}
+		rm -f "$work/boots.made"
+		matrix_boot_kernel bookworm >"$work/boots.log" 2>&1 || true
+		wc -l <"$work/boots.made"
+	)
+}
+rrow() { (. "$work/r/bookworm/result.env" && eval "printf '%s' \"\${$1}\""); }
+check "boot: a hang before the runner started gets a second boot" test "$(boots_play hang-early ok)" = 2
+check "boot: ... whose result is the row's (pass)" test "$(rrow R_STATUS)" = pass
+check "boot: ... the row says it was booted twice and why" grep -q 'hung before the test runner started' <<<"$(rrow R_RETRY)"
+check "boot: ... the first console is kept" grep -q 'Run /sbin/init' "$work/r/bookworm/console.hung-before-tests.log"
+check "boot: a hang after the runner started gets no second boot" test "$(boots_play hang-late ok)" = 1
+check "boot: ... and the row is a hang" test "$(rrow R_STATUS)" = hang
+check "boot: two hangs before the runner: two boots, no third, the row is a hang" \
+	test "$(boots_play hang-early hang-early ok)-$(rrow R_STATUS)" = 2-hang
+boots_play hang-early ok >/dev/null
+MATRIX_DIR=$work/r MODE=suite kernels=(bookworm)
+out=$(matrix_report 2>&1) || true
+check "report: a row booted twice says so under the table" grep -q '^bookworm: booted twice: the first boot hung' <<<"$out"
+
 # Bad input: clear errors, nothing built.
 bad() { MODULE=$1 MODULE_TEST=${2:-} "$M/run-matrix.sh" 2>&1 | tail -n1; }
 check "MODULE=/nonexistent: a clear error" grep -q 'is not a directory' <<<"$(bad /nonexistent)"

@@ -12,7 +12,7 @@ load_result() {
 	local f=$MATRIX_DIR/$1/result.env c
 	R_NAME=$1 R_VERSION='?' R_ARITY='?' R_PASSED=0 R_FAILED=1 R_SKIPPED=0 R_BOOT_S=- R_TOTAL_S=-
 	R_STATUS=error R_MSG="no result (runner error)" R_REQUIRED='' R_MISSING=0 R_NOTPASSED='' WARNINGS=''
-	R_IMAGE_CACHED=- R_IMAGE_S=- R_DIR=$MATRIX_DIR/$1
+	R_IMAGE_CACHED=- R_IMAGE_S=- R_DIR=$MATRIX_DIR/$1 R_RETRY=
 	for c in $CELLS; do eval "CELL_$c=- MSG_$c="; done
 	# shellcheck disable=SC1090
 	[ ! -f "$f" ] || . "$f"
@@ -69,6 +69,7 @@ report_suite() {
 		load_result "$k"
 		printf '%s: required (%s): %s\n' "$k" "$SUITE" "$R_REQUIRED"
 		[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | awk 'NR <= 14'
+		[ -z "$R_RETRY" ] || printf '%s: booted twice: %s\n' "$k" "$R_RETRY"
 	done
 	REPORT_COUNTS="$kp $kf $tp $tf"
 }
@@ -108,6 +109,7 @@ report_vendor() {
 			v=CELL_$c m=MSG_$c
 			case "${!v}" in ok | skip | -) ;; *) printf '%s %s: %s\n' "$k" "$c" "${!m:-(no message)}" | cut -c1-240 ;; esac
 		done
+		[ -z "$R_RETRY" ] || printf '%s: booted twice: %s\n' "$k" "$R_RETRY"
 	done
 	printf 'logs: %s/<kernel>/ (build.log, console.log, ktap.txt)\n' "$MATRIX_DIR"
 	REPORT_COUNTS="$kp $kf $tp $tf"
