@@ -66,27 +66,25 @@ clone_headers() {
 
 # derived_headers NAME SCRIPT KEYTEXT - a changed copy of the installed Debian 6.1 headers,
 # cached in $CDEV_COMPAT_CACHE/NAME/FLAVOUR-KEY, keyed by the headers package version, KEYTEXT
-# and SCRIPT (the script that makes it). Sets DH_TWOARG (the installed build dir), DH_VERSION,
-# DH_TOP and DH_KDIR (the copy's build dir). DH_DONE=1 when the copy is complete (the caller
-# prints DH_KDIR and stops); otherwise DH_DONE is empty and DH_KDIR is a fresh copy
-# (clone_headers) for the caller to change and then mark with DH_TOP/.complete.
+# and SCRIPT (the script that makes it). Sets DH_TOP, DH_KDIR (the copy's build dir),
+# DH_COMMON (its -common tree) and DH_VERSION. When DH_TOP/.complete exists the copy is ready
+# (the caller prints DH_KDIR and stops); otherwise DH_KDIR is a fresh copy (clone_headers) for
+# the caller to change and then mark with DH_TOP/.complete.
 # shellcheck disable=SC2034 # DH_* are for the caller
 derived_headers() {
-	local name=$1 script=$2 keytext=$3 flavour key
-	DH_TWOARG=$(headers_twoarg)
-	flavour=$(basename "$DH_TWOARG")
+	local name=$1 script=$2 keytext=$3 twoarg flavour key
+	twoarg=$(headers_twoarg)
+	flavour=$(basename "$twoarg")
 	DH_VERSION=$(dpkg-query -W -f='${Version}' "$flavour")
 	key=$({ printf '%s\n%s\n%s\n' "$flavour" "$DH_VERSION" "$keytext"; cat "$script"; } |
 		sha256sum | cut -c1-16)
 	DH_TOP=$CDEV_COMPAT_CACHE/$name/$flavour-$key
 	DH_KDIR=$DH_TOP/$flavour
-	DH_DONE=
-	if [ -f "$DH_TOP/.complete" ]; then
-		DH_DONE=1
-		return 0
+	if [ ! -f "$DH_TOP/.complete" ]; then
+		rm -rf "$DH_TOP"
+		DH_KDIR=$(clone_headers "$twoarg" "$DH_TOP")
 	fi
-	rm -rf "$DH_TOP"
-	DH_KDIR=$(clone_headers "$DH_TWOARG" "$DH_TOP")
+	DH_COMMON=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$DH_KDIR/Makefile")
 }
 
 # kbuild KDIR DIR LOG [ARG...] - build the modules in DIR against KDIR with W=1; output in LOG.

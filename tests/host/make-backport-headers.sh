@@ -12,9 +12,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 derived_headers backport-headers "${BASH_SOURCE[0]}" ""
-[ -z "$DH_DONE" ] || { printf '%s\n' "$DH_KDIR"; exit 0; }
-kdir=$DH_KDIR
-common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
+[ ! -f "$DH_TOP/.complete" ] || { printf '%s\n' "$DH_KDIR"; exit 0; }
+kdir=$DH_KDIR common=$DH_COMMON
 class_h=$common/include/linux/device/class.h
 # 6.1's macro and the declaration behind it, replaced by 6.4's declaration.
 python3 - "$class_h" <<'PY'
@@ -32,5 +31,5 @@ grep -q '^struct class \* __must_check class_create(const char \*name);$' "$clas
 # The kernel behind such headers exports it (modpost checks modules against this list).
 printf '0x00000000\tclass_create\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' >>"$kdir/Module.symvers"
 touch "$DH_TOP/.complete"
-log "backport-patched headers: $kdir ($(basename "$DH_TWOARG") $DH_VERSION, class_create(name) of 6.4)"
+log "backport-patched headers: $kdir ($(basename "$kdir") $DH_VERSION, class_create(name) of 6.4)"
 printf '%s\n' "$kdir"

@@ -18,12 +18,11 @@ hunks=$(filterdiff -i '*include/linux/fs.h' "${patches[@]}")
 [ -n "$hunks" ] || die "kernel/patches/*.patch do not touch include/linux/fs.h"
 
 derived_headers onearg-headers "${BASH_SOURCE[0]}" "$hunks"
-[ -z "$DH_DONE" ] || { printf '%s\n' "$DH_KDIR"; exit 0; }
-kdir=$DH_KDIR
-common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
+[ ! -f "$DH_TOP/.complete" ] || { printf '%s\n' "$DH_KDIR"; exit 0; }
+kdir=$DH_KDIR common=$DH_COMMON
 
 printf '%s\n' "$hunks" | patch -s -d "$common" -p1 -F0 --no-backup-if-mismatch ||
 	die "the fs.h hunks of kernel/patches do not apply to $common/include/linux/fs.h"
 touch "$DH_TOP/.complete"
-log "one-arg headers: $kdir (from $(basename "$DH_TWOARG") $DH_VERSION + kernel/patches fs.h hunks)"
+log "one-arg headers: $kdir (from $(basename "$kdir") $DH_VERSION + kernel/patches fs.h hunks)"
 printf '%s\n' "$kdir"
