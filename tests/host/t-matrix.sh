@@ -119,7 +119,7 @@ check "report: the Markdown summary has the table" grep -q '^| bookworm |' "$wor
 # boots_play OUTCOME... - each OUTCOME is "hang-early", "hang-late" or "ok"; runs
 # matrix_boot_kernel for a suite row requiring 10-x; prints how many boots it made.
 boots_play() {
-	MATRIX_DIR=$work/r MODE=suite SUITE=functional INIT=fast ACCEL=tcg k=bookworm kdir=$work/r/bookworm
+	MATRIX_DIR=$work/m MODE=suite SUITE=functional INIT=fast ACCEL=tcg k=bookworm kdir=$work/m/bookworm
 	rm -rf "$MATRIX_DIR"
 	mkdir -p "$kdir"
 	printf '%s\n' "$@" >"$work/boots"
@@ -150,17 +150,16 @@ boots_play() {
 		wc -l <"$work/boots.made"
 	)
 }
-rrow() { (. "$work/r/bookworm/result.env" && eval "printf '%s' \"\${$1}\""); }
 check "boot: a hang before the runner started gets a second boot" test "$(boots_play hang-early ok)" = 2
-check "boot: ... whose result is the row's (pass)" test "$(rrow R_STATUS)" = pass
-check "boot: ... the row says it was booted twice and why" grep -q 'hung before the test runner started' <<<"$(rrow R_RETRY)"
-check "boot: ... the first console is kept" grep -q 'Run /sbin/init' "$work/r/bookworm/console.hung-before-tests.log"
+check "boot: ... whose result is the row's (pass)" test "$(row R_STATUS)" = pass
+check "boot: ... the row says it was booted twice and why" grep -q 'hung before the test runner started' <<<"$(row R_RETRY)"
+check "boot: ... the first console is kept" grep -q 'Run /sbin/init' "$work/m/bookworm/console.hung-before-tests.log"
 check "boot: a hang after the runner started gets no second boot" test "$(boots_play hang-late ok)" = 1
-check "boot: ... and the row is a hang" test "$(rrow R_STATUS)" = hang
+check "boot: ... and the row is a hang" test "$(row R_STATUS)" = hang
 check "boot: two hangs before the runner: two boots, no third, the row is a hang" \
-	test "$(boots_play hang-early hang-early ok)-$(rrow R_STATUS)" = 2-hang
+	test "$(boots_play hang-early hang-early ok)-$(row R_STATUS)" = 2-hang
 boots_play hang-early ok >/dev/null
-MATRIX_DIR=$work/r MODE=suite kernels=(bookworm)
+MATRIX_DIR=$work/m MODE=suite kernels=(bookworm)
 out=$(matrix_report 2>&1) || true
 check "report: a row booted twice says so under the table" grep -q '^bookworm: booted twice: the first boot hung' <<<"$out"
 

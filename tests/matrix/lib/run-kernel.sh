@@ -98,7 +98,7 @@ matrix_prepare_kernel() {
 # matrix_boot_kernel K - boot the prepared kernel, read its KTAP, decide the row.
 matrix_boot_kernel() {
 	k=$1 kdir=$MATRIX_DIR/$1
-	local parts ktap run
+	local parts ktap run cmdline
 	# shellcheck disable=SC1091
 	. "$kdir/result.env"
 	IMG=$R_IMG
@@ -111,7 +111,8 @@ matrix_boot_kernel() {
 		run=vendor
 	fi
 	say "$k: boot: starting ($ACCEL, $INIT init, log $kdir/console.log)"
-	matrix_boot "$k" "$kdir" "$IMG" "$(matrix_cmdline "$INIT" "$run" "$k")" "${parts[@]}"
+	cmdline=$(matrix_cmdline "$INIT" "$run" "$k")
+	matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	# A guest that hung before its test runner printed "KTAP version" never reached code under
 	# test (no module of ours or the vendor's is loaded before it): a hang of the emulation or
 	# of the distribution's boot. It gets one more boot; its console is kept and the report
@@ -122,7 +123,7 @@ matrix_boot_kernel() {
 		mv "$kdir/console.log" "$kdir/console.hung-before-tests.log"
 		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s; last console line: '$(last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
 		say "$k: boot: hung before the test runner started (${BOOT_S}s); booting once more"
-		matrix_boot "$k" "$kdir" "$IMG" "$(matrix_cmdline "$INIT" "$run" "$k")" "${parts[@]}"
+		matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	fi
 	R_BOOT_S=$BOOT_S
 	ktap=$(matrix_ktap "$kdir")
