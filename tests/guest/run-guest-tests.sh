@@ -4,6 +4,7 @@
 # and required-tests lines the matrix report reads, and a summary:
 #   # cdev-compat-probe: kernel=<uname -r> arity=<1|2|?>
 #   # cdev-compat-required: <script names that must run and not skip on this kernel>
+#   # cdev-compat-time: NAME SECONDS s     (after each script's result: how long it ran)
 #   # cdev-compat-guest: N tests, P passed, F failed, S skipped
 # A script fails (its parent line is "not ok", with "# name: why" lines before it) when a
 # subtest fails, or it exits non-zero, times out (cdev_script_timeout= on the kernel command
@@ -109,7 +110,9 @@ for t in "${tests[@]}"; do
 	is_required=0
 	[[ " ${required[*]} " != *" $name "* ]] || is_required=1
 	rc=0
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	out=$(timeout --kill-after=10 "$script_timeout" bash "$t" 2>&1) || rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	# What the script printed: its plan, results, skips, and whether it reached ktap_done.
 	plan='' results=0 fails=0 skips=0 done=0 why=() skip_reason='' body=()
 	while IFS= read -r line; do
@@ -169,6 +172,7 @@ for t in "${tests[@]}"; do
 		emit "ok $n $name"
 		passed=$((passed + 1))
 	fi
+	emit "# cdev-compat-time: $name $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 done
 for name in "${missing[@]}"; do
 	n=$((n + 1))

@@ -9,7 +9,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 M=$CDEV_TOP/tests/matrix
-for lib in progress boot ktap suites run-kernel report junit; do
+for lib in progress boot ktap suites overlay image run-kernel report junit; do
 	# shellcheck disable=SC1090
 	. "$M/lib/$lib.sh"
 done
@@ -162,6 +162,51 @@ boots_play hang-early ok >/dev/null
 MATRIX_DIR=$work/m MODE=suite kernels=(bookworm)
 out=$(matrix_report 2>&1) || true
 check "report: a row booted twice says so under the table" grep -q '^bookworm: booted twice: the first boot hung' <<<"$out"
+
+# The vendor run's small root, from a fake image made of this machine's programs: the files of
+# the listed packages (through /bin -> usr/bin) and the libraries they need, no documentation,
+# an alternative that lands in it, FAST_MODULES with the module index; nothing else.
+img=$work/img
+fake=$img/root
+mkdir -p "$fake/usr/bin" "$fake/usr/lib/x86_64-linux-gnu" "$fake/var/lib/dpkg/info" "$fake/etc/alternatives" \
+	"$fake/usr/share/doc/bash" "$fake/usr/lib/modules/9.9.9/kernel/drivers/virtio" "$fake/usr/lib/modules/9.9.9/kernel/fs"
+ln -s usr/bin "$fake/bin"
+cp /usr/bin/bash /usr/bin/mawk "$fake/usr/bin/"
+printf '#!/bin/sh\n' >"$fake/usr/bin/python3"
+ln -s /usr/bin/mawk "$fake/etc/alternatives/awk"
+ln -s /etc/alternatives/awk "$fake/usr/bin/awk"
+ln -s /usr/bin/python3 "$fake/etc/alternatives/py"
+ln -s /etc/alternatives/py "$fake/usr/bin/py"
+for l in $(ldd /usr/bin/bash /usr/bin/mawk | awk '/=>/ { print $3 }' | sort -u) /usr/lib/x86_64-linux-gnu/libz.so.1; do
+	cp -L "$l" "$fake/usr/lib/x86_64-linux-gnu/"
+done
+echo "copyright" >"$fake/usr/share/doc/bash/copyright"
+printf '/.\n/bin\n/bin/bash\n/usr/share/doc/bash/copyright\n' >"$fake/var/lib/dpkg/info/bash.list"
+printf '/usr/bin/mawk\n' >"$fake/var/lib/dpkg/info/mawk.list"
+echo root:x:0:0::/root:/bin/bash >"$fake/etc/passwd"
+: >"$fake/usr/lib/modules/9.9.9/kernel/drivers/virtio/virtio_pci.ko"
+: >"$fake/usr/lib/modules/9.9.9/kernel/fs/other.ko"
+printf 'kernel/drivers/virtio/virtio_pci.ko:\nkernel/fs/other.ko:\n' >"$fake/usr/lib/modules/9.9.9/modules.dep"
+make_cpio "$fake" "$img/image.cpio"
+echo KVER=9.9.9 >"$img/image-info.env"
+got=$(VENDOR_ROOT_PKGS="bash mawk" matrix_vendor_cpio "$img" 2>&1) || got="failed: $got"
+listing=$(cpio -it --quiet <"$img/vendor-root.cpio" 2>/dev/null || true)
+has() { grep -qx "$1" <<<"$listing"; }
+check "vendor root: made once per image, beside image.cpio ($got)" test "$got" = "$img/vendor-root.cpio"
+check "vendor root: a listed package's program, listed as /bin/bash" has usr/bin/bash
+check "vendor root: /bin -> usr/bin" has bin
+check "vendor root: the library the program needs (libtinfo for bash)" \
+	has "usr/lib/x86_64-linux-gnu/$(ldd /usr/bin/bash | awk '/libtinfo/ { print $1 }')"
+check "vendor root: a library no kept program needs is left out (libz)" \
+	eval "! grep -q 'libz\.so' <<<\"\$listing\""
+check "vendor root: no documentation" eval "! grep -q '^usr/share/doc' <<<\"\$listing\""
+check "vendor root: a program of no listed package is left out" eval "! has usr/bin/python3"
+check "vendor root: an alternative that lands in it stays (awk -> mawk)" has usr/bin/awk
+check "vendor root: an alternative that lands nowhere is gone" eval "! has usr/bin/py"
+check "vendor root: /etc" has etc/passwd
+check "vendor root: the module index and FAST_MODULES' modules" \
+	eval "has usr/lib/modules/9.9.9/modules.dep && has usr/lib/modules/9.9.9/kernel/drivers/virtio/virtio_pci.ko"
+check "vendor root: no other kernel module" eval "! has usr/lib/modules/9.9.9/kernel/fs/other.ko"
 
 # Bad input: clear errors, nothing built.
 bad() { MODULE=$1 MODULE_TEST=${2:-} "$M/run-matrix.sh" 2>&1 | tail -n1; }

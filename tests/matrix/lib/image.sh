@@ -228,3 +228,89 @@ matrix_fast_cpio() {
 	rm -rf "$tmp"
 	printf '%s\n' "$img/fast.cpio"
 }
+
+# VENDOR_ROOT_PKGS: the packages of the image whose programs a vendor run's guest has (its
+# runner needs bash, coreutils, util-linux, grep, sed, mawk and kmod; a vendor's test gets the
+# rest of a minimal shell environment). docs/vendors.md lists them.
+VENDOR_ROOT_PKGS="base-files base-passwd bash dash coreutils util-linux mount bsdutils grep sed mawk findutils
+diffutils gzip tar xz-utils kmod procps libc6 libc-bin"
+
+# matrix_vendor_cpio IMG - IMG/vendor-root.cpio: the root a vendor run boots, made once per image
+# from image.cpio: the files of VENDOR_ROOT_PKGS (dpkg's lists) without documentation and
+# locales, /etc, the symbolic links of usr/bin and usr/sbin that land in it (alternatives such
+# as awk), the libraries its programs need (ELF NEEDED, followed), the kernel's module
+# index and FAST_MODULES (vendor.sh appends the modules a vendor module depends on). A few
+# MiB instead of fast.cpio's 50-90: under TCG the kernel unpacks ~20 MB/s. Prints its path.
+# MODULE_GUEST_ROOT=full boots fast.cpio instead (every program of the image).
+matrix_vendor_cpio() {
+	local img=$1 all root kver p f l t n
+	if [ "${MODULE_GUEST_ROOT:-small}" = full ]; then
+		matrix_fast_cpio "$img"
+		return
+	fi
+	if [ -s "$img/vendor-root.cpio" ] && [ "$img/vendor-root.cpio" -nt "$img/image.cpio" ]; then
+		printf '%s\n' "$img/vendor-root.cpio"
+		return 0
+	fi
+	need_pkgs readelf:binutils
+	all=$(mktemp -d "$img/vendor-all.XXXXXX")
+	root=$(mktemp -d "$img/vendor-root.XXXXXX")
+	(cd "$all" && cpio -idm --quiet --no-absolute-filenames <"$img/image.cpio") || { rm -rf "$all" "$root"; return 1; }
+	# shellcheck disable=SC1091
+	kver=$(. "$img/image-info.env" && printf '%s' "$KVER")
+	(
+		cd "$all" || exit 1
+		{
+			# the top-level links of a merged /usr (bin -> usr/bin, ...), /etc
+			find . -mindepth 1 -maxdepth 1 -type l -printf '%P\n'
+			find etc ! -type d
+			for p in $VENDOR_ROOT_PKGS; do
+				for l in "var/lib/dpkg/info/$p.list" "var/lib/dpkg/info/$p:amd64.list"; do
+					[ ! -f "$l" ] || sed 's|^/||' "$l"
+				done
+			done | grep -vE '^usr/share/(doc|man|info|locale|lintian|bash-completion|zoneinfo|i18n)/|/gconv/' |
+				while IFS= read -r f; do
+					[ -n "$f" ] || continue
+					# the path in the image (directories resolved, /bin/cat -> usr/bin/cat)
+					f=$(realpath -m --relative-to=. "$(dirname "$f")")/${f##*/}
+					if [ -L "$f" ] || [ -f "$f" ]; then printf '%s\n' "${f#./}"; fi
+				done
+			find usr/bin usr/sbin -maxdepth 1 -type l 2>/dev/null || true
+			find "usr/lib/modules/$kver" -maxdepth 1 -name 'modules.*'
+			mod_closure "usr/lib/modules/$kver" "$FAST_MODULES" | sed "s|^|usr/lib/modules/$kver/|"
+		} | LC_ALL=C sort -u | cpio -pdm --quiet "$root"
+	) || { rm -rf "$all" "$root"; return 1; }
+	(
+		cd "$root" || exit 1
+		# links that land nowhere in this root (an alternative whose program was left out)
+		for l in usr/bin/* usr/sbin/*; do
+			[ -L "$l" ] || continue
+			t=$l n=0
+			while [ -L "$t" ] && [ "$n" -lt 10 ]; do
+				f=$(readlink "$t")
+				case "$f" in /*) t=${f#/} ;; *) t=$(dirname "$t")/$f ;; esac
+				n=$((n + 1))
+			done
+			[ -e "$t" ] || rm -f "$l"
+		done
+		# the libraries the kept programs need, from the image, until nothing is added
+		n=1
+		while [ "$n" -gt 0 ]; do
+			n=0
+			while IFS= read -r l; do
+				[ ! -e "usr/lib/x86_64-linux-gnu/$l" ] || continue
+				[ -e "$all/usr/lib/x86_64-linux-gnu/$l" ] || continue
+				# the name and, for a link, the file it lands on
+				(cd "$all" && printf '%s\n' "usr/lib/x86_64-linux-gnu/$l" \
+					"$(realpath --relative-to=. "usr/lib/x86_64-linux-gnu/$l")" | sort -u |
+					cpio -pdm --quiet "$root") || exit 1
+				n=$((n + 1))
+			done < <(find usr/bin usr/sbin usr/lib -type f \( -perm -u+x -o -name '*.so*' \) -size +0 -print0 2>/dev/null |
+				xargs -0 -r readelf -d 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+		done
+	) || { rm -rf "$all" "$root"; return 1; }
+	rm -rf "$all"
+	make_cpio "$root" "$img/vendor-root.cpio.tmp" && mv "$img/vendor-root.cpio.tmp" "$img/vendor-root.cpio"
+	rm -rf "$root"
+	printf '%s\n' "$img/vendor-root.cpio"
+}

@@ -4,7 +4,7 @@
 #   ktap_top FILE  top-level results (for the required tests and the vendor cells)
 
 # ktap_tsv FILE - leaf results as "result<TAB>test<TAB>subtest<TAB>diagnostics"; probe lines as
-# "probe<TAB>key=value ...". A parent without subtests is its own leaf; a failed parent whose
+# "probe<TAB>key=value ..."; the runner's other "# cdev-" lines are not diagnostics. A parent without subtests is its own leaf; a failed parent whose
 # subtests all passed adds one failed leaf.
 ktap_tsv() {
 	awk '
@@ -13,6 +13,7 @@ ktap_tsv() {
 	function name(line) { sub(/^(not )?ok [0-9]+ ?/, "", line); sub(/ # SKIP.*/, "", line); return line }
 	function adddiag(d) { diag = (diag == "") ? d : diag "; " d }
 	/^# cdev-compat-probe: / { sub(/^# cdev-compat-probe: /, ""); print "probe\t" $0; next }
+	/^# cdev-/ { next }
 	/^    (not )?ok [0-9]+/ {
 		l = substr($0, 5); n++
 		r[n] = res(l); if (l ~ / # SKIP/) r[n] = "skip"
