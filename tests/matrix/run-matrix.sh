@@ -14,7 +14,9 @@
 #
 # Environment:
 #   KERNELS                    comma list of bullseye,bookworm,trixie,newest,onearg (default: all)
-#   MODULE, MODULE_TEST        the vendor run; MODULE_TEST_TIMEOUT seconds (default 60)
+#   MODULE, MODULE_TEST        the vendor run; MODULE_TEST_TIMEOUT seconds (default 60);
+#                              MODULE_GUEST_ROOT=full boots every program of the image (default:
+#                              a small root, lib/image.sh VENDOR_ROOT_PKGS)
 #   CDEV_MATRIX_DEB            the user .deb (default: newest build/cdev-compat-dkms_*_all.deb, and
 #                              cdev-compat-test-dkms of the same version beside it; `make deb` if
 #                              none); "standin" = tests/matrix/standin
