@@ -168,7 +168,7 @@ check "report: a row booted twice says so under the table" grep -q '^bookworm: b
 # an alternative that lands in it, FAST_MODULES with the module index; nothing else.
 img=$work/img
 fake=$img/root
-mkdir -p "$fake/usr/bin" "$fake/usr/lib/x86_64-linux-gnu" "$fake/var/lib/dpkg/info" "$fake/etc/alternatives" \
+mkdir -p "$fake/usr/bin" "$fake/usr/lib/x86_64-linux-gnu" "$fake/etc/alternatives" \
 	"$fake/usr/share/doc/bash" "$fake/usr/lib/modules/9.9.9/kernel/drivers/virtio" "$fake/usr/lib/modules/9.9.9/kernel/fs"
 ln -s usr/bin "$fake/bin"
 cp /usr/bin/bash /usr/bin/mawk "$fake/usr/bin/"
@@ -181,8 +181,9 @@ for l in $(ldd /usr/bin/bash /usr/bin/mawk | awk '/=>/ { print $3 }' | sort -u) 
 	cp -L "$l" "$fake/usr/lib/x86_64-linux-gnu/"
 done
 echo "copyright" >"$fake/usr/share/doc/bash/copyright"
-printf '/.\n/bin\n/bin/bash\n/usr/share/doc/bash/copyright\n' >"$fake/var/lib/dpkg/info/bash.list"
-printf '/usr/bin/mawk\n' >"$fake/var/lib/dpkg/info/mawk.list"
+mkdir -p "$img/dpkg-lists"
+printf '/.\n/bin\n/bin/bash\n/usr/share/doc/bash/copyright\n' >"$img/dpkg-lists/bash.list"
+printf '/usr/bin/mawk\n' >"$img/dpkg-lists/mawk:amd64.list"
 echo root:x:0:0::/root:/bin/bash >"$fake/etc/passwd"
 : >"$fake/usr/lib/modules/9.9.9/kernel/drivers/virtio/virtio_pci.ko"
 : >"$fake/usr/lib/modules/9.9.9/kernel/fs/other.ko"

@@ -5,6 +5,7 @@
 #   image.cpio      the root file system the guest boots (tool chain and headers removed)
 #   image.vmlinuz   its kernel
 #   image-info.env  what mkosi.postinst.chroot recorded (KVER, DKMS build time, ...)
+#   dpkg-lists/     the image's packages' file lists (the vendor run's small root)
 #   buildroot/      the build side of the same image (its compiler, the kernel's headers, the
 #                   installed cdev-compat files): vendor modules are built here, on the host
 # The three keys used last are kept per kernel; mkosi's incremental cache (base tree per kernel) makes a rebuild
@@ -71,8 +72,9 @@ matrix_build_image() {
 	fi
 	cpio=$(find "$out" -maxdepth 1 -name '*.cpio' | head -n1)
 	vmlinuz=$(find "$out" -maxdepth 1 -name '*.vmlinuz' | head -n1)
-	if [ -z "$cpio" ] || [ -z "$vmlinuz" ] || [ ! -s "$out/image-info.env" ] || [ ! -d "$out/buildroot" ]; then
-		echo "mkosi left no cpio/vmlinuz/image-info.env/buildroot in $out"
+	if [ -z "$cpio" ] || [ -z "$vmlinuz" ] || [ ! -s "$out/image-info.env" ] || [ ! -d "$out/buildroot" ] ||
+		[ ! -d "$out/dpkg-lists" ]; then
+		echo "mkosi left no cpio/vmlinuz/image-info.env/buildroot/dpkg-lists in $out"
 		return 1
 	fi
 	rm -rf "$img.tmp"
@@ -80,6 +82,7 @@ matrix_build_image() {
 	mv "$cpio" "$img.tmp/image.cpio"
 	mv "$vmlinuz" "$img.tmp/image.vmlinuz"
 	mv "$out/buildroot" "$img.tmp/buildroot"
+	mv "$out/dpkg-lists" "$img.tmp/dpkg-lists"
 	cp "$out/image-info.env" "$img.tmp/"
 	printf 'IMAGE_BUILD_S=%s\nIMAGE_BUILT=%q\n' pending "$(date -Is)" >>"$img.tmp/image-info.env"
 	# Keep the three images of each kernel used last (several worktrees share the cache).
@@ -121,7 +124,7 @@ matrix_image() {
 	IMG=$CDEV_COMPAT_CACHE/matrix/images/$k/$key
 	IMAGE_CACHED=no
 	if [ -z "${CDEV_MATRIX_REBUILD:-}" ] && [ -s "$IMG/image.cpio" ] && [ -s "$IMG/image-info.env" ] &&
-		[ -d "$IMG/buildroot" ]; then
+		[ -d "$IMG/buildroot" ] && [ -d "$IMG/dpkg-lists" ]; then
 		IMAGE_CACHED=yes
 		touch "$IMG"
 	else
@@ -236,10 +239,10 @@ VENDOR_ROOT_PKGS="base-files base-passwd bash dash coreutils util-linux mount bs
 diffutils gzip tar xz-utils kmod procps libc6 libc-bin"
 
 # matrix_vendor_cpio IMG - IMG/vendor-root.cpio: the root a vendor run boots, made once per image
-# from image.cpio: the files of VENDOR_ROOT_PKGS (dpkg's lists) without documentation and
-# locales, /etc, the symbolic links of usr/bin and usr/sbin that land in it (alternatives such
-# as awk), the libraries its programs need (ELF NEEDED, followed), the kernel's module
-# index and FAST_MODULES (vendor.sh appends the modules a vendor module depends on). A few
+# from image.cpio: the files of VENDOR_ROOT_PKGS (dpkg's lists in IMG/dpkg-lists) without
+# documentation and locales, /etc, the symbolic links of usr/bin and usr/sbin that land in it
+# (alternatives such as awk), the libraries its programs need (ELF NEEDED, followed), the
+# kernel's module index and FAST_MODULES (vendor.sh appends the modules a vendor module depends on). A few
 # MiB instead of fast.cpio's 50-90: under TCG the kernel unpacks ~20 MB/s. Prints its path.
 # MODULE_GUEST_ROOT=full boots fast.cpio instead (every program of the image).
 matrix_vendor_cpio() {
@@ -265,7 +268,7 @@ matrix_vendor_cpio() {
 			find . -mindepth 1 -maxdepth 1 -type l -printf '%P\n'
 			find etc ! -type d
 			for p in $VENDOR_ROOT_PKGS; do
-				for l in "var/lib/dpkg/info/$p.list" "var/lib/dpkg/info/$p:amd64.list"; do
+				for l in "$img/dpkg-lists/$p.list" "$img/dpkg-lists/$p:amd64.list"; do
 					[ ! -f "$l" ] || sed 's|^/||' "$l"
 				done
 			done | grep -vE '^usr/share/(doc|man|info|locale|lintian|bash-completion|zoneinfo|i18n)/|/gconv/' |
@@ -310,6 +313,11 @@ matrix_vendor_cpio() {
 		done
 	) || { rm -rf "$all" "$root"; return 1; }
 	rm -rf "$all"
+	if [ ! -x "$root/usr/bin/bash" ]; then
+		echo "the vendor root made from $img has no bash (no dpkg-lists/bash.list?)" >&2
+		rm -rf "$root"
+		return 1
+	fi
 	make_cpio "$root" "$img/vendor-root.cpio.tmp" && mv "$img/vendor-root.cpio.tmp" "$img/vendor-root.cpio"
 	rm -rf "$root"
 	printf '%s\n' "$img/vendor-root.cpio"
