@@ -36,7 +36,18 @@ decide() {
 	R_PASSED=$(grep -c '^pass' "$kdir/results.tsv" || true)
 	R_FAILED=$(grep -c '^fail' "$kdir/results.tsv" || true)
 	R_SKIPPED=$(grep -c '^skip' "$kdir/results.tsv" || true)
-	if [ "$mode" = suite ]; then suite_decide >/dev/null 2>&1 || true; else vendor_decide >/dev/null 2>&1 || true; fi
+	decide_errexit "$mode"
+}
+# decide_errexit MODE - the decision with errexit on, as in the matrix's boot subshell (not
+# under "||", where bash ignores errexit).
+decide_errexit() {
+	set +e
+	if [ "$1" = suite ]; then
+		(set -e; suite_decide) >/dev/null 2>&1
+	else
+		(set -e; vendor_decide) >/dev/null 2>&1
+	fi
+	set -e
 }
 # row VAR - a value from the fixture's result.env
 row() { (. "$work/m/bookworm/result.env" && eval "printf '%s' \"\${$1}\""); }
@@ -104,7 +115,24 @@ check "vendor: a guest that stops answering in the test: test HANG, unload and l
 	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log)" = "ok hang - -"
 check "vendor: ... and the row fails" test "$(row R_STATUS)" = hang
 
-# The report of that last row: a failed cell's line, JUnit, status.
+# A guest that died before its runner started (no KTAP, no stage line): the load cell fails
+# with the kernel's last words; a row whose run broke (no decision) still counts as a failure.
+: >"$vfix"
+decide vendor "$vfix" no_exit_status
+printf '%s\n' '[    5.6] Kernel panic - not syncing: No working init found.' >>"$work/m/bookworm/console.log"
+decide_errexit vendor
+check "vendor: a guest that died before its runner started: load FAIL, the rest not run" \
+	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log) $(row R_STATUS)" = "fail - - - fail"
+check "vendor: ... with the kernel's last words" grep -q '^Kernel panic - not syncing' <<<"$(row MSG_load)"
+sed -i 's/^R_STATUS=.*/R_STATUS=prepared/; s/^CELL_load=.*/CELL_load=-/' "$work/m/bookworm/result.env"
+kernels=(bookworm) VENDOR_DIR=/x VENDOR_TEST=''
+out=$(matrix_report 2>&1) && rc=0 || rc=$?
+check "report: a row whose boot broke before any decision counts as a failure" \
+	eval "[ $rc -ne 0 ] && grep -qx '1 passed, 1 failed' <<<\"\$out\" && grep -q '^bookworm: error: image ready but the boot did not complete' <<<\"\$out\""
+
+# The report of a row that stopped answering in its test: a failed cell's line, JUnit, status.
+printf '%s\n' 'KTAP version 1' '1..4' 'ok 1 load' '# cdev-vendor: stage test' >"$vfix"
+decide vendor "$vfix" hang
 kernels=(bookworm) VENDOR_DIR=/x VENDOR_TEST=''
 out=$(matrix_report 2>&1) && rc=0 || rc=$?
 check "report: exits non-zero when a cell failed" test "$rc" -ne 0

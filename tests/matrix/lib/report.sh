@@ -75,7 +75,7 @@ report_suite() {
 }
 
 report_vendor() {
-	local k c kp=0 kf=0 tp=0 tf=0 m v row
+	local k c kp=0 kf=0 tp=0 tf=0 m v row cellfail
 	printf '\nmodule %s%s\n' "$VENDOR_DIR" "${VENDOR_TEST:+, test $VENDOR_TEST}"
 	printf '%-9s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' kernel version build load test unload log "boot s"
 	printf '%s\n' "----------|------------------------------|------------------|-------|-------|--------|-------|--------"
@@ -92,23 +92,34 @@ report_vendor() {
 			"$(cell_text build)" "$(cell_text load)" "$(cell_text test)" "$(cell_text unload)" \
 			"$(cell_text log)" "$R_BOOT_S"
 		row="| $k | ${R_VERSION%% *} |"
+		cellfail=0
 		for c in $CELLS; do
 			v=CELL_$c m=MSG_$c
 			row+=" $(cell_text "$c")"
 			case "${!v}" in ok | skip | -) ;; *) row+=": $(md_escape "${!m:0:200}")" ;; esac
 			row+=" |"
-			case "${!v}" in ok) tp=$((tp + 1)) ;; fail | hang) tf=$((tf + 1)) ;; esac
+			case "${!v}" in ok) tp=$((tp + 1)) ;; fail | hang) tf=$((tf + 1)) cellfail=1 ;; esac
 		done
+		# a row that failed with no failed cell (its run broke) still counts as a failure
+		[ "$R_STATUS" = pass ] || [ "$cellfail" -eq 1 ] || tf=$((tf + 1))
 		printf '%s %s |\n' "$row" "$R_BOOT_S" >>"$MATRIX_DIR/summary.md"
 		if [ "$R_STATUS" = pass ]; then kp=$((kp + 1)); else kf=$((kf + 1)); fi
 	done
 	echo
 	for k in "${kernels[@]}"; do
 		load_result "$k"
+		cellfail=0
 		for c in $CELLS; do
 			v=CELL_$c m=MSG_$c
-			case "${!v}" in ok | skip | -) ;; *) printf '%s %s: %s\n' "$k" "$c" "${!m:-(no message)}" | cut -c1-240 ;; esac
+			case "${!v}" in
+			ok | skip | -) ;;
+			*)
+				printf '%s %s: %s\n' "$k" "$c" "${!m:-(no message)}" | cut -c1-240
+				cellfail=1
+				;;
+			esac
 		done
+		[ "$R_STATUS" = pass ] || [ "$cellfail" -eq 1 ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | cut -c1-240
 		[ -z "$R_RETRY" ] || printf '%s: booted twice: %s\n' "$k" "$R_RETRY"
 	done
 	printf 'logs: %s/<kernel>/ (build.log, console.log, ktap.txt)\n' "$MATRIX_DIR"

@@ -228,8 +228,8 @@ vendor_decide() {
 	problem=$(boot_problem)
 	if [ -n "$problem" ]; then
 		# The cell the guest was in when it stopped answering.
-		last=$(grep -ao 'cdev-vendor: stage [a-z]*' "$kdir/ktap.txt" "$kdir/console.log" 2>/dev/null |
-			tail -n1 | awk '{ print $3 }')
+		last=$(grep -aho 'cdev-vendor: stage [a-z]*' "$kdir/ktap.txt" "$kdir/console.log" 2>/dev/null |
+			tail -n1 | awk '{ print $3 }' || true)
 		last=${last:-load}
 		r=$([ "$BOOT_STATUS" = hang ] && echo hang || echo fail)
 		local after=0
