@@ -236,23 +236,27 @@ matrix_fast_cpio() {
 # runner needs bash, coreutils, util-linux, grep, sed, mawk and kmod; a vendor's test gets the
 # rest of a minimal shell environment). docs/vendors.md lists them.
 VENDOR_ROOT_PKGS="base-files base-passwd bash dash coreutils util-linux mount bsdutils grep sed mawk findutils
-diffutils gzip tar xz-utils kmod procps libc6 libc-bin"
+diffutils gzip tar xz-utils kmod libc6"
 
-# matrix_vendor_cpio IMG - IMG/vendor-root.cpio: the root a vendor run boots, made once per image
-# from image.cpio: the files of VENDOR_ROOT_PKGS (dpkg's lists in IMG/dpkg-lists) without
-# documentation and locales, /etc, the symbolic links of usr/bin and usr/sbin that land in it
-# (alternatives such as awk), the libraries its programs need (ELF NEEDED, followed), the
-# kernel's module index and FAST_MODULES (vendor.sh appends the modules a vendor module depends on). A few
-# MiB instead of fast.cpio's 50-90: under TCG the kernel unpacks ~20 MB/s. Prints its path.
-# MODULE_GUEST_ROOT=full boots fast.cpio instead (every program of the image).
+# matrix_vendor_cpio IMG - the root a vendor run boots, IMG/vendor-root-<key>.cpio (key: this
+# function and VENDOR_ROOT_PKGS), made once per image from image.cpio: the programs and data
+# of VENDOR_ROOT_PKGS (dpkg's lists in IMG/dpkg-lists) without documentation and locales,
+# /etc, the symbolic links of usr/bin and usr/sbin that land in it (alternatives such as awk),
+# the shared libraries its programs need (ELF NEEDED, followed; a listed package's other
+# libraries are left out), the kernel's module index and FAST_MODULES (vendor.sh appends the
+# modules a vendor module depends on). About 25 MiB instead of fast.cpio's 50-90: under TCG
+# the kernel unpacks ~20 MB/s. Prints its path. MODULE_GUEST_ROOT=full boots fast.cpio
+# instead (every program of the image).
 matrix_vendor_cpio() {
-	local img=$1 all root kver p f l t n
+	local img=$1 all root kver p f l t n key out
 	if [ "${MODULE_GUEST_ROOT:-small}" = full ]; then
 		matrix_fast_cpio "$img"
 		return
 	fi
-	if [ -s "$img/vendor-root.cpio" ] && [ "$img/vendor-root.cpio" -nt "$img/image.cpio" ]; then
-		printf '%s\n' "$img/vendor-root.cpio"
+	key=$({ printf '%s\n' "$VENDOR_ROOT_PKGS"; declare -f matrix_vendor_cpio; } | sha256sum | cut -c1-12)
+	out=$img/vendor-root-$key.cpio
+	if [ -s "$out" ] && [ "$out" -nt "$img/image.cpio" ]; then
+		printf '%s\n' "$out"
 		return 0
 	fi
 	need_pkgs readelf:binutils
@@ -276,7 +280,10 @@ matrix_vendor_cpio() {
 					[ -n "$f" ] || continue
 					# the path in the image (directories resolved, /bin/cat -> usr/bin/cat)
 					f=$(realpath -m --relative-to=. "$(dirname "$f")")/${f##*/}
-					if [ -L "$f" ] || [ -f "$f" ]; then printf '%s\n' "${f#./}"; fi
+					f=${f#./}
+					# shared libraries: only those a kept program needs (below)
+					case "$f" in usr/lib/x86_64-linux-gnu/*.so | usr/lib/x86_64-linux-gnu/*.so.*) continue ;; esac
+					if [ -L "$f" ] || [ -f "$f" ]; then printf '%s\n' "$f"; fi
 				done
 			find usr/bin usr/sbin -maxdepth 1 -type l 2>/dev/null || true
 			find "usr/lib/modules/$kver" -maxdepth 1 -name 'modules.*'
@@ -318,7 +325,8 @@ matrix_vendor_cpio() {
 		rm -rf "$root"
 		return 1
 	fi
-	make_cpio "$root" "$img/vendor-root.cpio.tmp" && mv "$img/vendor-root.cpio.tmp" "$img/vendor-root.cpio"
+	rm -f "$img"/vendor-root*.cpio
+	make_cpio "$root" "$out.tmp" && mv "$out.tmp" "$out"
 	rm -rf "$root"
-	printf '%s\n' "$img/vendor-root.cpio"
+	printf '%s\n' "$out"
 }
