@@ -3,7 +3,8 @@
 # `make deb` runs). The build happens in a copy under build/deb/, so the source tree is never
 # written. Both .debs are checked before they are published: lintian -EvIL +pedantic must print
 # no tag, and no #MODULE_VERSION# may be left in them; only then do they land in build/ (or
-# --outdir), where a previous build's .debs are replaced. Prints their paths, user package first.
+# --outdir), where a previous build's .debs are replaced; built again only when their inputs
+# changed. Prints their paths, user package first.
 #
 # Usage: scripts/build-deb.sh [--version DEBVER] [--outdir DIR] [--no-lintian]
 #   --version DEBVER  build with an extra debian/changelog entry DEBVER on top (tests use it to
@@ -67,6 +68,22 @@ find "$work/src" -exec touch -h -d "@$sde" {} +
 
 debver=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Version)
 debs=("cdev-compat-dkms_${debver#*:}_all.deb" "cdev-compat-test-dkms_${debver#*:}_all.deb")
+
+# Cached by their inputs: the packaged files, this script, the lintian check. When the .debs in
+# the output directory were built from the same inputs, they are kept (make matrix runs this
+# before every run).
+key=$({
+	(cd "$work/src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum &&
+		find . -type l -printf '%p -> %l\n' | LC_ALL=C sort)
+	sha256sum <"$0"
+	echo "lintian=$lintian"
+} | sha256sum | cut -c1-16)
+stamp=$outdir/.cdev-compat-debs.key
+if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && [ -f "$outdir/${debs[0]}" ] && [ -f "$outdir/${debs[1]}" ]; then
+	log "${debs[*]}: cached (inputs $key unchanged)"
+	printf '%s\n' "${debs[@]/#/$outdir/}"
+	exit 0
+fi
 log "building ${debs[*]} in $work (log $work/build.log)"
 (cd "$work/src" && dpkg-buildpackage -b --no-sign) >"$work/build.log" 2>&1 ||
 	die "dpkg-buildpackage failed; see $work/build.log"
@@ -91,9 +108,10 @@ if [ "$lintian" = 1 ]; then
 fi
 
 # Publish: only checked packages, replacing what an earlier build left.
-rm -f "$outdir"/cdev-compat-dkms_*_all.deb "$outdir"/cdev-compat-test-dkms_*_all.deb
+rm -f "$outdir"/cdev-compat-dkms_*_all.deb "$outdir"/cdev-compat-test-dkms_*_all.deb "$stamp"
 for deb in "${debs[@]}"; do
 	mv "$work/$deb" "$outdir/$deb"
 done
+echo "$key" >"$stamp"
 log "${debs[*]} built in $(elapsed "$start")s"
 printf '%s\n' "${debs[@]/#/$outdir/}"
