@@ -5,7 +5,7 @@
 #                 comment with the time), then `make matrix MODULE=...`: the warm vendor
 #                 matrix after an edit (wall; target <= 60 s over the five kernels) and per
 #                 kernel the host build and the boot-to-results (target <= 10 s)
-#   vendor-noslub the same without slub_debug=FZPU page_poison=1: their cost per boot
+#   vendor-noslub the same without slub_debug=FZP page_poison=1: their cost per boot
 #   functional    `make matrix`, the functional suite (wall; target <= 2 min warm)
 #   bench         the in-guest benchmark (suite bench, cdev_bench=BENCH_SIZE, default 5x20000),
 #                 its "# bench:" lines

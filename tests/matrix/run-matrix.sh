@@ -26,7 +26,8 @@
 #                              120 + MODULE_TEST_TIMEOUT; onearg twice)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
 #   CDEV_MATRIX_SMP            vCPUs per guest (default 2; a vendor run 1)
-#   CDEV_MATRIX_SLUB_DEBUG=0   boot without slub_debug=FZPU page_poison=1 (to measure their cost)
+#   CDEV_MATRIX_SLUB_DEBUG     slub_debug flags (default FZP; FZPU adds the owners' stack traces);
+#                              0 boots without slub_debug and page_poison=1 (to measure their cost)
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe
 #   CDEV_MATRIX_APPEND         more kernel command line

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Lifetimes (issue 12), on kernels booted with slub_debug=FZPU page_poison=1, so that memory
+# Lifetimes (issue 12), on kernels booted with slub_debug=FZP page_poison=1, so that memory
 # used after it was freed reads as poison and oopses instead of passing silently:
 # - redirect mode, unregistered at run time while a file is open, then the file closed (the
 #   cdev must outlive the registration: cdev_alloc(), freed by its kobject);
