@@ -6,6 +6,7 @@
 #   image.vmlinuz   its kernel
 #   image-info.env  what mkosi.postinst.chroot recorded (KVER, DKMS build time, ...)
 #   dpkg-lists/     the image's packages' file lists (the vendor run's small root)
+#   probe-cache/    cdev-compat's probe results for this kernel (vendor builds, vendor.sh)
 #   buildroot/      the build side of the same image (its compiler, the kernel's headers, the
 #                   installed cdev-compat files): vendor modules are built here, on the host
 # The three keys used last are kept per kernel; mkosi's incremental cache (base tree per kernel) makes a rebuild
