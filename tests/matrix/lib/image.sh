@@ -166,13 +166,19 @@ mod_closure() {
 # virtio bus and the console driver of the KTAP port.
 FAST_MODULES="virtio_pci virtio_console"
 
+# needed_sonames - in the current directory (a root), the sonames its programs and libraries
+# (usr/bin, usr/sbin, usr/lib, usr/libexec) name as ELF NEEDED, one per line, sorted.
+needed_sonames() {
+	find usr/bin usr/sbin usr/lib usr/libexec -type f \( -perm -u+x -o -name '*.so*' \) \
+		-size +0 -print0 2>/dev/null | xargs -0 -r readelf -d 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u
+}
+
 # prune_libs - in the current directory (a root), remove the libraries of
 # usr/lib/x86_64-linux-gnu that no ELF file there names as NEEDED (glibc's own and NSS modules
 # stay); true when it removed any.
 prune_libs() {
 	local f n removed=1 needed
-	needed=$(find usr/bin usr/sbin usr/lib usr/libexec -type f \( -perm -u+x -o -name '*.so*' \) \
-		-size +0 -print0 2>/dev/null | xargs -0 -r readelf -d 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+	needed=$(needed_sonames)
 	for f in usr/lib/x86_64-linux-gnu/*.so.*; do
 		n=${f##*/}
 		case "$n" in libnss_* | libresolv* | ld-linux* | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.*) continue ;; esac
@@ -316,8 +322,7 @@ matrix_vendor_cpio() {
 					"$(realpath --relative-to=. "usr/lib/x86_64-linux-gnu/$l")" | sort -u |
 					cpio -pdm --quiet "$root") || exit 1
 				n=$((n + 1))
-			done < <(find usr/bin usr/sbin usr/lib -type f \( -perm -u+x -o -name '*.so*' \) -size +0 -print0 2>/dev/null |
-				xargs -0 -r readelf -d 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
+			done < <(needed_sonames)
 		done
 	) || { rm -rf "$all" "$root"; return 1; }
 	rm -rf "$all"
