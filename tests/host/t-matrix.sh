@@ -78,6 +78,12 @@ check "suite: KTAP with CR line ends (the serial console) reads the same" test "
 decide suite "$f" hang 10-x
 check "suite: a hang fails the row although every test passed" test "$(row R_STATUS)" = hang
 
+# The runner's "# cdev-compat-time" line after a result is no diagnostic of the next test.
+printf '%s\n' 'KTAP version 1' '1..2' '# 10-x: exit status 3' 'not ok 1 10-x' '# cdev-compat-time: 10-x 1.0 s' \
+	'# 20-y: exit status 3' 'not ok 2 20-y' '# cdev-compat-time: 20-y 1.0 s' >"$work/time.ktap"
+check "ktap: a failed test's diagnostics hold no time line" \
+	test "$(ktap_tsv "$work/time.ktap" | awk -F'\t' '$2 == "20-y" { print $4 }')" = "20-y: exit status 3"
+
 # The report of a suite row that failed on a missing test, and of one that passed.
 decide suite "$f" ok 10-x 30-z
 kernels=(bookworm)

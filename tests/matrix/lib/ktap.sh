@@ -4,8 +4,9 @@
 #   ktap_top FILE  top-level results (for the required tests and the vendor cells)
 
 # ktap_tsv FILE - leaf results as "result<TAB>test<TAB>subtest<TAB>diagnostics"; probe lines as
-# "probe<TAB>key=value ..."; the runner's other "# cdev-" lines are not diagnostics. A parent without subtests is its own leaf; a failed parent whose
-# subtests all passed adds one failed leaf.
+# "probe<TAB>key=value ..."; the runner's other "# cdev-" lines are not diagnostics. A parent
+# without subtests is its own leaf; a failed parent whose subtests all passed adds one failed
+# leaf.
 ktap_tsv() {
 	awk '
 	{ sub(/\r$/, "") }
