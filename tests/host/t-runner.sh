@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-plan 36
+plan 43
 work=$TEST_WORK/runner
 rm -rf "$work"
 mkdir -p "$work/suites"
@@ -183,6 +183,44 @@ check "guest runner: a required script that does not exist fails ('$(pd 11 99-ab
 	test "$(parent 11 99-absent)" = "not ok 11 99-absent"
 check "guest runner: summary and status: 2 passed, 8 failed, 1 skipped, exit 1 (exit $rc: $(esc "$(grep '^# cdev-compat-guest:' "$work/guest.out")"))" \
 	eval "grep -qx '# cdev-compat-guest: 11 tests, 2 passed, 8 failed, 1 skipped' '$work/guest.out' && [ $rc -eq 1 ] && grep -qx '1..11' '$work/guest.out'"
+
+# --- 4b. the guest tests' helpers (lib/shim.sh, bash builtins only) on a fixed /proc/devices --
+cat >"$work/devices" <<'EOF'
+Character devices:
+  1 mem
+  4 /dev/vc/0
+ 10 misc
+ 60 spill
+ 61 spill
+202 cpu/msr
+
+Block devices:
+  7 loop
+  8 sd
+EOF
+helpers() {
+	# shellcheck disable=SC2016 # the inner shell expands them
+	PROC_DEVICES=$work/devices bash -c '. "$1/ktap.sh"; . "$1/shim.sh"; shift; "$@"' _ "$g/lib" "$@" 2>&1
+}
+got=$(helpers chrdevs | tr '\n' '|')
+check "guest helpers: chrdevs lists the character devices only, in the kernel's order ('$got')" \
+	test "$got" = "1 mem|4 /dev/vc/0|10 misc|60 spill|61 spill|202 cpu/msr|"
+got="$(helpers major_of spill),$(helpers major_of cpu/msr),$(helpers major_of loop),$(helpers majors_of spill)"
+check "guest helpers: major_of the first major, none for a block device; majors_of all ('$got')" \
+	test "$got" = "60,202,,60 61 "
+got="$(helpers free_major 1 11),$(helpers free_major 60 61 || echo "status $?")"
+check "guest helpers: free_major skips the listed majors, fails when none is free ('$got')" \
+	test "$got" = "2,status 1"
+old=$'10 misc\n2 b\n60 spill'
+new=$'2 b\n10 misc\n3 c\n1 d\n60 spill'
+got=$(helpers lines_added "$old" "$new" | tr '\n' '|')
+check "guest helpers: lines_added on unsorted lists ('$got')" test "$got" = "3 c|1 d|"
+got=$(helpers lines_added "$old" "$new" ';')
+check "guest helpers: lines_added with a separator ('$got')" test "$got" = "3 c;1 d;"
+got=$(helpers lines_changed $'1 a\n2 b' $'2 b\n3 c')
+check "guest helpers: lines_changed ('$got')" test "$got" = "-1 a;+3 c;"
+got="$(helpers field minor 'dev=x major=10 minor=257 index=3'),$(helpers field id 'dev=x idx=1')"
+check "guest helpers: field ('$got')" test "$got" = "257,"
 
 # --- 5. new diagnostics: every file's, sorted before comm --------------------------------------
 printf '%s\n' "/x/cpuid.c:40:2: warning: b" "/x/cpuid.c:10:5: warning: a" >"$work/native.log"

@@ -3,6 +3,11 @@
 
 SHIM=cdev_shim
 SHIM_TEST=${SHIM_TEST:-/usr/lib/cdev-compat/bin/cdev-shim-test}
+PROC_DEVICES=${PROC_DEVICES:-/proc/devices}
+
+# Under TCG every program a test starts costs 50-150 ms (200 ms and more on the debug kernel),
+# several times what the kernel work it checks takes; so the helpers below that run often use
+# bash builtins only: no pipeline, no awk, sed, sort or comm.
 
 # wait_for SECONDS CMD... - poll CMD every 0.1 s (udev and devtmpfs act asynchronously).
 wait_for() {
@@ -15,19 +20,75 @@ wait_for() {
 	done
 }
 
-# chrdevs - the "Character devices" part of /proc/devices, one "major name" a line, sorted.
-chrdevs() {
-	awk '/^Character devices:/ { on = 1; next } /^$/ { on = 0 } on { print $1, $2 }' /proc/devices |
-		sort
+# chrdevs_read - CHRDEVS: the "Character devices" part of /proc/devices, "major name" each, in
+# the kernel's order (by major, then first minor).
+chrdevs_read() {
+	local major name on=0
+	CHRDEVS=()
+	while read -r major name; do
+		case "$major" in
+		Character) on=1 ;;
+		Block | "") on=0 ;;
+		*) [ "$on" -eq 0 ] || CHRDEVS+=("$major $name") ;;
+		esac
+	done <"$PROC_DEVICES"
 }
 
-# major_of NAME - the (first) major /proc/devices lists for NAME.
+# chrdevs - CHRDEVS printed, one line each (what callers keep to compare before and after).
+chrdevs() {
+	chrdevs_read
+	[ ${#CHRDEVS[@]} -eq 0 ] || printf '%s\n' "${CHRDEVS[@]}"
+}
+
+# major_of NAME - the first (lowest) major /proc/devices lists for NAME.
 major_of() {
-	chrdevs | awk -v n="$1" '$2 == n { print $1; exit }'
+	local l
+	chrdevs_read
+	for l in "${CHRDEVS[@]}"; do
+		[ "${l#* }" != "$1" ] || { printf '%s\n' "${l%% *}"; return 0; }
+	done
+}
+
+# majors_of NAME - every major /proc/devices lists for NAME, blank-separated, ending in a blank.
+majors_of() {
+	local l out=
+	chrdevs_read
+	for l in "${CHRDEVS[@]}"; do
+		[ "${l#* }" != "$1" ] || out+="${l%% *} "
+	done
+	printf '%s\n' "$out"
+}
+
+# lines_added OLD NEW - the lines of NEW that OLD does not have, in NEW's order, each ended by
+# SEP (default a newline): "comm -13" of unsorted lists.
+lines_added() {
+	local -A old=()
+	local l sep=${3:-$'\n'}
+	while IFS= read -r l; do
+		[ -z "$l" ] || old[$l]=1
+	done <<<"$1"
+	while IFS= read -r l; do
+		[ -z "$l" ] || [ -n "${old[$l]:-}" ] || printf '%s%s' "$l" "$sep"
+	done <<<"$2"
+}
+
+# lines_changed OLD NEW - "-LINE;" for each line only OLD has, "+LINE;" for each only NEW has.
+lines_changed() {
+	local l
+	while IFS= read -r l; do
+		[ -z "$l" ] || printf -- '-%s;' "$l"
+	done < <(lines_added "$2" "$1")
+	while IFS= read -r l; do
+		[ -z "$l" ] || printf '+%s;' "$l"
+	done < <(lines_added "$1" "$2")
+}
+
+shim_loaded() {
+	[ -e "/sys/module/$SHIM/refcnt" ]
 }
 
 shim_unload() {
-	if lsmod | grep -q "^$SHIM "; then
+	if shim_loaded; then
 		rmmod "$SHIM"
 	fi
 }
@@ -41,27 +102,31 @@ shim_load() {
 
 # free_major FROM TO - a major in [FROM, TO] that /proc/devices does not list.
 free_major() {
-	local m
+	local m l
+	local -A taken=()
+	chrdevs_read
+	for l in "${CHRDEVS[@]}"; do taken[${l%% *}]=1; done
 	for ((m = $1; m <= $2; m++)); do
-		chrdevs | awk -v m="$m" '$1 == m { found = 1 } END { exit !found }' || {
-			echo "$m"
-			return 0
-		}
+		[ -n "${taken[$m]:-}" ] || { echo "$m"; return 0; }
 	done
 	return 1
 }
 
 # field KEY LINE - the value of KEY=value in a line of "k=v" words.
 field() {
-	tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
+	local w words
+	read -r -a words <<<"$2"
+	for w in "${words[@]}"; do
+		case "$w" in "$1="*) printf '%s\n' "${w#*=}" ;; esac
+	done
 }
 
-# node_for MAJOR MINOR - the /dev node with these numbers (first found).
-node_for() {
-	local want
-	want=$(printf '%x:%x' "$1" "$2")
-	find /dev -maxdepth 1 -type c -exec stat -c '%t:%T %n' {} + 2>/dev/null |
-		awk -v w="$want" '$1 == w { print $2; exit }'
+# diag_lines TEXT - each line of TEXT as a KTAP diagnostic ("# " before it).
+diag_lines() {
+	local l
+	while IFS= read -r l; do
+		printf '# %s\n' "$l"
+	done <<<"$1"
 }
 
 # expect NAME WHY CMD... - ok if CMD succeeds, else not ok with WHY as the diagnostic.

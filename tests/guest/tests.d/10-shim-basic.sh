@@ -14,7 +14,7 @@ count=4
 baseminor=0
 
 proc_major() {
-	awk -v m="$mod" '$2 == m { print $1; exit }' /proc/devices
+	major_of "$mod"
 }
 
 registered() { [ -n "$(proc_major)" ]; }
@@ -26,8 +26,8 @@ no_node() { ! any_node; }
 
 ktap_check modprobe modprobe "$mod"
 ktap_diag "modinfo: $(modinfo -F version "$mod" 2>/dev/null) arity=$(modinfo -F cdev_compat_unregister_args "$mod" 2>/dev/null)"
-[ -r /sys/module/$mod/parameters/count ] && count=$(cat /sys/module/$mod/parameters/count)
-[ -r /sys/module/$mod/parameters/baseminor ] && baseminor=$(cat /sys/module/$mod/parameters/baseminor)
+[ ! -r /sys/module/$mod/parameters/count ] || read -r count </sys/module/$mod/parameters/count
+[ ! -r /sys/module/$mod/parameters/baseminor ] || read -r baseminor </sys/module/$mod/parameters/baseminor
 
 if wait_for 5 registered; then
 	major=$(proc_major)
@@ -74,7 +74,8 @@ write_ok() {
 		node=/dev/$mod$minor
 		out=$(printf 'hello cdev %d' "$minor" | dd of="$node" bs=64 2>&1) ||
 			{ echo "$node: write failed: $out"; return 1; }
-		grep -q "^$((11 + ${#minor})) bytes" <<<"$out" || { echo "$node: $out"; return 1; }
+		[[ $out == "$((11 + ${#minor})) bytes"* || $out == *$'\n'"$((11 + ${#minor})) bytes"* ]] ||
+			{ echo "$node: $out"; return 1; }
 	done
 }
 ktap_check write_returns_count write_ok

@@ -86,7 +86,7 @@ inject failslab 1000 10000 0
 inject fail_page_alloc 0 400 1
 ktap_diag "fault injection: $INJECTED failures injected in all"
 
-expect nothing_left_registered "$(comm -13 <(echo "$before") <(chrdevs) | tr '\n' ' ')" \
+expect nothing_left_registered "$(lines_added "$before" "$(chrdevs)" ' ')" \
 	test "$(chrdevs)" = "$before"
 expect no_test_nodes_left "$(echo /dev/cdev_shim_t*)" \
 	wait_for 10 eval "! compgen -G '/dev/cdev_shim_t*' >/dev/null"

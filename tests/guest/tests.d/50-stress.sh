@@ -76,7 +76,7 @@ while [ "$reloads" -eq 0 ] && [ "$rounds" -lt 3 ] && [ "$modprobe_failed" -eq 0 
 	stress_out+="round $rounds: $(cat /tmp/stress.out) "
 done
 loaded_again=yes
-lsmod | grep -q "^$SHIM " || modprobe "$SHIM" || loaded_again=no
+shim_loaded || modprobe "$SHIM" || loaded_again=no
 ktap_diag "module churn: ${stress_out}$reloads reloads in $rounds rounds, $refused rmmod refused (device open), $rmmod_failed rmmod failed otherwise, $modprobe_failed modprobe failed"
 expect module_churn_threads_clean "stress exit $threads_rc: $stress_out" test "$threads_rc" -eq 0
 expect module_churn_reloads "$reloads reloads in $rounds rounds, $modprobe_failed modprobe failed, $rmmod_failed rmmod failed (not in use)" \

@@ -35,16 +35,22 @@ if [ ! -s "$LEGACY/manifest" ]; then
 fi
 [ ! -s "$LEGACY/sources" ] || ktap_diag "sources: $(tr '\n' ';' <"$LEGACY/sources")"
 
+# The manifest: "VARIANT MODULE driver|dependency" lines.
+drivers=() all_mods=" "
+while read -r v m kind; do
+	[ "$kind" != driver ] || drivers+=("$v $m")
+	[[ $all_mods == *" $m "* ]] || all_mods+="$m "
+done <"$LEGACY/manifest"
+
 # Nothing of ours may be built in, and no in-tree copy may stay loaded.
-all_mods=$(awk '{ print $2 }' "$LEGACY/manifest" | sort -u)
-builtin=
+builtin_mods=$(<"$builtin_list") builtin=
 for m in $all_mods; do
-	! grep -q "/$m\.ko$" "$builtin_list" || builtin+="$m "
+	[[ $'\n'$builtin_mods$'\n' != *"/$m.ko"$'\n'* ]] || builtin+="$m "
 done
 expect legacy_drivers_not_built_in "built into $(uname -r), the in-tree copy holds the major: $builtin" \
 	test -z "$builtin"
 for m in ppp_generic slhc cpuid msr xz_dec_test; do
-	if [ -d "/sys/module/$m" ] && [ -e "/sys/module/$m/refcnt" ]; then
+	if [ -e "/sys/module/$m/refcnt" ]; then
 		ktap_diag "unloading the in-tree $m loaded at boot"
 		rmmod "$m" || ktap_fail "in_tree_${m}_unloaded" "rmmod $m failed"
 	fi
@@ -63,10 +69,16 @@ load() {
 unload() {
 	local rc=0
 	rmmod "$1" || rc=1
-	if [ "$1" = ppp_generic ] && [ -d /sys/module/slhc ]; then
+	if [ "$1" = ppp_generic ] && [ -e /sys/module/slhc/refcnt ]; then
 		rmmod slhc || rc=1
 	fi
 	return "$rc"
+}
+
+# cpus - the number of CPUs the kernel brought up.
+cpus() {
+	local c=(/sys/devices/system/cpu/cpu[0-9]*)
+	echo "${#c[@]}"
 }
 
 # works_cpuid / works_msr / works_xz_dec_test / works_ppp_generic - the driver's own check;
@@ -79,7 +91,7 @@ works_cpuid() {
 		echo "$n:"
 		"$TEST" cpuid "$n" 2>&1 || rc=1
 	done
-	[ "$nodes" -eq "$(nproc)" ] || { echo "$nodes cpuid nodes for $(nproc) CPUs"; rc=1; }
+	[ "$nodes" -eq "$(cpus)" ] || { echo "$nodes cpuid nodes for $(cpus) CPUs"; rc=1; }
 	return "$rc"
 }
 
@@ -100,18 +112,25 @@ works_msr() {
 }
 
 works_xz_dec_test() {
-	local major node=/dev/xz_dec_test_legacy n0 got want
+	local major node=/dev/xz_dec_test_legacy mark got want log
 	major=$(major_of xz_dec_test)
 	[ -n "$major" ] || { echo "no xz_dec_test in /proc/devices"; return 1; }
-	rm -f "$node"
+	[ ! -e "$node" ] || rm -f "$node"
 	mknod "$node" c "$major" 0 || return 1
-	n0=$(dmesg | wc -l)
+	mark="cdev-compat-test: xz_dec_test $RANDOM$RANDOM"
+	echo "$mark" >/dev/kmsg
 	cat "$DATA/xz-sample.xz" >"$node" || { echo "writing the .xz stream failed"; rm -f "$node"; return 1; }
 	rm -f "$node"
-	want=$(cat "$DATA/xz-sample.crc32")
-	got=$(dmesg | tail -n +"$((n0 + 1))" | grep -o 'XZ_STREAM_END, CRC32 = 0x[0-9A-Fa-f]*' | tail -n1)
-	echo "kernel log: '${got:-nothing}', want CRC32 = 0x$want of $(cat "$DATA/xz-sample.size") bytes"
-	[ "${got##*0x}" = "$want" ]
+	want=$(<"$DATA/xz-sample.crc32")
+	log=$(dmesg)
+	log=${log##*"$mark"}
+	got=
+	while [[ $log =~ XZ_STREAM_END,\ CRC32\ =\ 0x([0-9A-Fa-f]+) ]]; do
+		got=${BASH_REMATCH[1]}
+		log=${log#*"${BASH_REMATCH[0]}"}
+	done
+	echo "kernel log: '${got:+XZ_STREAM_END, CRC32 = 0x$got}', want CRC32 = 0x$want of $(<"$DATA/xz-sample.size") bytes"
+	[ "$got" = "$want" ]
 }
 
 works_ppp_generic() {
@@ -140,56 +159,63 @@ node_restored() {
 	if [ "$2" = yes ]; then test -c "$1"; else wait_for 5 test ! -e "$1"; fi
 }
 
-variants=$(awk '{ print $1 }' "$LEGACY/manifest" | uniq)
-for v in $variants; do
-	drivers=$(awk -v v="$v" '$1 == v && $3 == "driver" { print $2 }' "$LEGACY/manifest")
-	for m in $drivers; do
-		t=${v//-/_}_$m
-		status=$(awk -v m="$m" '$1 == m { print $2 }' "$LEGACY/$v/status" 2>/dev/null)
-		if [ "$status" != ok ] || [ ! -f "$LEGACY/$v/$m.ko" ]; then
-			tail -n 30 "$LEGACY/$v/build.log" 2>/dev/null | sed 's/^/# /'
-			ktap_fail "${t}_builds" "the image build of $v/$m.c: ${status:-no status}"
-			continue
-		fi
-		ktap_ok "${t}_builds"
+# status_of V M - what V/status says of M's build.
+status_of() {
+	local mod st
+	[ -r "$LEGACY/$1/status" ] || return 0
+	while read -r mod st; do
+		[ "$mod" != "$2" ] || echo "$st"
+	done <"$LEGACY/$1/status"
+}
 
-		before=$(chrdevs)
-		node=$(node_of "$m")
-		existed=no
-		[ -z "$node" ] || [ ! -e "$node" ] || existed=yes
-		if ! out=$(load "$v" "$m" 2>&1); then
-			printf '%s\n' "$out" | sed 's/^/# /'
-			dmesg | tail -n 5 | sed 's/^/# /'
-			ktap_fail "${t}_loads_out_of_tree" "insmod $v/$m.ko failed"
-			unload "$m" >/dev/null 2>&1
-			continue
-		fi
-		taint=$(cat "/sys/module/$m/taint" 2>/dev/null)
-		expect "${t}_loads_out_of_tree" "/sys/module/$m/taint is '$taint', want O (out-of-tree)" \
-			grep -q O <<<"$taint"
-		gained=$(comm -13 <(echo "$before") <(chrdevs) | tr '\n' ';')
-		want=${chrdev[$m]}
-		[ "${want%% *}" != "*" ] || want="$(major_of "${want#* }") ${want#* }"
-		expect "${t}_proc_devices" "gained '$gained', want '$want;'" test "$gained" = "$want;"
+for d in "${drivers[@]}"; do
+	v=${d% *} m=${d#* }
+	t=${v//-/_}_$m
+	status=$(status_of "$v" "$m")
+	if [ "$status" != ok ] || [ ! -f "$LEGACY/$v/$m.ko" ]; then
+		tail -n 30 "$LEGACY/$v/build.log" 2>/dev/null | sed 's/^/# /'
+		ktap_fail "${t}_builds" "the image build of $v/$m.c: ${status:-no status}"
+		continue
+	fi
+	ktap_ok "${t}_builds"
 
-		if out=$("works_$m" 2>&1); then
-			printf '%s\n' "$out" | sed 's/^/# /'
-			ktap_ok "${t}_works"
-		else
-			printf '%s\n' "$out" | sed 's/^/# /'
-			ktap_fail "${t}_works"
-		fi
+	before=$(chrdevs)
+	node=$(node_of "$m")
+	existed=no
+	[ -z "$node" ] || [ ! -e "$node" ] || existed=yes
+	if ! out=$(load "$v" "$m" 2>&1); then
+		diag_lines "$out"
+		dmesg | tail -n 5 | sed 's/^/# /'
+		ktap_fail "${t}_loads_out_of_tree" "insmod $v/$m.ko failed"
+		unload "$m" >/dev/null 2>&1
+		continue
+	fi
+	taint=
+	[ ! -r "/sys/module/$m/taint" ] || read -r taint <"/sys/module/$m/taint"
+	expect "${t}_loads_out_of_tree" "/sys/module/$m/taint is '$taint', want O (out-of-tree)" \
+		test "${taint//[!O]/}" = O
+	gained=$(lines_added "$before" "$(chrdevs)" ';')
+	want=${chrdev[$m]}
+	[ "${want%% *}" != "*" ] || want="$(major_of "${want#* }") ${want#* }"
+	expect "${t}_proc_devices" "gained '$gained', want '$want;'" test "$gained" = "$want;"
 
-		if ! out=$(unload "$m" 2>&1); then
-			printf '%s\n' "$out" | sed 's/^/# /'
-			ktap_fail "${t}_unloads" "rmmod failed"
-		elif [ "$(chrdevs)" != "$before" ]; then
-			ktap_fail "${t}_unloads" "/proc/devices now differs by '$(comm -3 <(echo "$before") <(chrdevs) | tr '\n' ';')'"
-		elif ! node_restored "$node" "$existed"; then
-			ktap_fail "${t}_unloads" "$node: existed before the load: $existed; after the unload: $(ls -l "$node" 2>&1)"
-		else
-			ktap_ok "${t}_unloads"
-		fi
-	done
+	if out=$("works_$m" 2>&1); then
+		diag_lines "$out"
+		ktap_ok "${t}_works"
+	else
+		diag_lines "$out"
+		ktap_fail "${t}_works"
+	fi
+
+	if ! out=$(unload "$m" 2>&1); then
+		diag_lines "$out"
+		ktap_fail "${t}_unloads" "rmmod failed"
+	elif [ "$(chrdevs)" != "$before" ]; then
+		ktap_fail "${t}_unloads" "/proc/devices now differs by '$(lines_changed "$before" "$(chrdevs)")'"
+	elif ! node_restored "$node" "$existed"; then
+		ktap_fail "${t}_unloads" "$node: existed before the load: $existed; after the unload: $(ls -l "$node" 2>&1)"
+	else
+		ktap_ok "${t}_unloads"
+	fi
 done
 ktap_done
