@@ -25,7 +25,8 @@
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
 #                              120 + MODULE_TEST_TIMEOUT; onearg twice)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
-#   CDEV_MATRIX_SMP            vCPUs per guest (default 2; a vendor run 1)
+#   CDEV_MATRIX_SMP            QEMU -smp of every guest (default 2, of which the functional
+#                              suite's kernels bring up one: maxcpus=1; a vendor run 1)
 #   CDEV_MATRIX_SLUB_DEBUG     slub_debug flags (default FZP; FZPU adds the owners' stack traces);
 #                              0 boots without slub_debug and page_poison=1 (to measure their cost)
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)

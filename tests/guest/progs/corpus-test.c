@@ -261,6 +261,15 @@ static int open_line(const char *path, char *line, size_t len)
 	return 0;
 }
 
+/* now_ms - CLOCK_MONOTONIC in milliseconds. */
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -268,16 +277,16 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* wait_chr - wait up to 5 s until path is a character device (want 1) or gone (want 0). */
+/* wait_chr - poll every 10 ms, up to 5 s, until path is a character device (want 1) or gone (want 0). */
 static int wait_chr(const char *path, int want, struct stat *st)
 {
 	int i, there;
 
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < 500; i++) {
 		there = !stat(path, st);
 		if (want ? there && S_ISCHR(st->st_mode) : !there)
 			return 0;
-		sleep_ms(100);
+		sleep_ms(10);
 	}
 	return -1;
 }
@@ -495,6 +504,7 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 	char tl[256], t[300], params[LINE_LEN], buf[LINE_LEN], *w, *save = NULL;
 	char want[LINE_LEN], got[LINE_LEN], gained[2048], ko[LINE_LEN], taint[32] = "";
 	unsigned int fixed = 0;
+	long t0, t1, t2, load_ms;
 	int fd, i, err, rc;
 	FILE *f;
 
@@ -525,8 +535,10 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 	chrdevs(&before);
 	fmt(ko, sizeof(ko), "%s/%s/%s.ko", legacy, v, m);
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	t0 = now_ms();
 	rc = fd < 0 ? -1 : syscall(SYS_finit_module, fd, params, 0);
 	err = errno;
+	load_ms = now_ms() - t0;
 	if (fd >= 0)
 		close(fd);
 	fmt(t, sizeof(t), "%s_loads", tl);
@@ -549,6 +561,7 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 	else
 		ktap_fail(t, "%s is '%s', want O (out-of-tree)", buf, taint);
 
+	t2 = now_ms();
 	/* registers: /proc/devices gained exactly the spec's names (and the fixed major). */
 	fmt(t, sizeof(t), "%s_registers", tl);
 	chrdevs(&after);
@@ -588,11 +601,13 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 		ktap_ok(t);
 
 	fmt(t, sizeof(t), "%s_unloads", tl);
+	t1 = now_ms();
 	if (syscall(SYS_delete_module, m, O_NONBLOCK)) {
 		ktap_diag("rmmod %s: %s", m, strerror(errno));
 		ktap_fail(t, "rmmod %s failed", m);
 		return;
 	}
+	t0 = now_ms() - t1;
 	chrdevs(&after);
 	diff(&before, &after, gained, sizeof(gained));
 	if (gained[0])
@@ -601,6 +616,8 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 		ktap_fail(t, "something of %s is left after the unload", m);
 	else
 		ktap_ok(t);
+	ktap_diag("times: load %ld ms, checks %ld ms, unload %ld ms, checks after it %ld ms",
+		  load_ms, t1 - t2, t0, now_ms() - t1 - t0);
 }
 
 /* one_driver - a driver of the manifest: builds, then each load line, then ran. */

@@ -10,8 +10,11 @@
  *   legacy-driver-test msr PATH CPU
  *	on CPU, reads IA32_TSC_AUX (MSR 0xc0000103) through PATH (/dev/cpu/CPU/msr) and
  *	compares it with the ECX that RDTSCP returns there (the kernel writes the CPU and node
- *	number into TSC_AUX for this instruction); also prints IA32_TSC (MSR 0x10) read twice,
- *	which is not checked: QEMU's TCG answers 0 for it
+ *	number into TSC_AUX for this instruction); on CPU 0 also reads IA32_APIC_BASE
+ *	(MSR 0x1b), which must say what every x86 boot CPU's says: BSP flag and global enable
+ *	set, base 0xfee00000 (CPU 0's TSC_AUX is 0, as QEMU's TCG answers an MSR it does not
+ *	implement, so TSC_AUX alone would not show that the read reached the CPU); also prints
+ *	IA32_TSC (MSR 0x10) read twice, which is not checked: QEMU's TCG answers 0 for it
  *   legacy-driver-test ppp PATH
  *	opens PATH (/dev/ppp), asks for a new unit with PPPIOCNEWUNIT and checks that its
  *	network interface /sys/class/net/ppp<unit> exists while the file is open; prints unit=N
@@ -30,6 +33,10 @@
 #include <linux/ppp-ioctl.h>
 
 #define MSR_IA32_TSC 0x10
+#define MSR_IA32_APIC_BASE 0x1b
+#define APIC_BASE_BSP (1ull << 8)
+#define APIC_BASE_ENABLE (1ull << 11)
+#define APIC_BASE_DEFAULT 0xfee00000ull
 #define MSR_TSC_AUX 0xc0000103
 
 static int fail(const char *what, const char *path)
@@ -68,7 +75,7 @@ static int cmd_cpuid(const char *path)
 static int cmd_msr(const char *path, const char *cpu_arg)
 {
 	uint32_t eax, ebx, ecx, edx, aux;
-	uint64_t msr, tsc[2];
+	uint64_t msr, tsc[2], apic = 0;
 	cpu_set_t set;
 	int cpu = atoi(cpu_arg);
 	int fd;
@@ -91,10 +98,22 @@ static int cmd_msr(const char *path, const char *cpu_arg)
 		close(fd);
 		return fail("pread of", path);
 	}
+	if (cpu == 0 && pread(fd, &apic, sizeof(apic), MSR_IA32_APIC_BASE) != (ssize_t)sizeof(apic)) {
+		close(fd);
+		return fail("pread of IA32_APIC_BASE through", path);
+	}
 	close(fd);
 	__asm__ volatile("rdtscp" : "=a"(eax), "=d"(edx), "=c"(aux));
 	printf("cpu=%d msr_tsc_aux=0x%" PRIx64 " rdtscp_aux=0x%" PRIx32
-	       " ia32_tsc=%" PRIu64 ",%" PRIu64 "\n", cpu, msr, aux, tsc[0], tsc[1]);
+	       " ia32_tsc=%" PRIu64 ",%" PRIu64, cpu, msr, aux, tsc[0], tsc[1]);
+	if (cpu == 0)
+		printf(" apic_base=0x%" PRIx64 " (want BSP, enabled, base 0x%llx)", apic,
+		       APIC_BASE_DEFAULT);
+	putchar('\n');
+	if (cpu == 0 && ((apic & (APIC_BASE_BSP | APIC_BASE_ENABLE)) !=
+			 (APIC_BASE_BSP | APIC_BASE_ENABLE) ||
+			 (apic & ~0xfffull) != APIC_BASE_DEFAULT))
+		return 1;
 	return (uint32_t)msr != aux;
 }
 

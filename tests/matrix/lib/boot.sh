@@ -31,12 +31,15 @@ matrix_boot_timeout() {
 # matrix_cmdline INIT RUN K - the kernel command line for kernel K's boot through INIT
 # (fast|systemd) whose runner is RUN (suite|vendor). On onearg, each suite script may take
 # twice the runner's default 600 s (the debug kernel: 75-migrated-corpus took more than
-# 600 s there on a loaded machine).
+# 600 s there on a loaded machine, before it became one program). The functional suite's
+# guests bring up one of their two vCPUs (maxcpus=1, see matrix_smp).
 matrix_cmdline() {
 	# no_timer_check: under TCG on a busy host the kernel's IO-APIC timer check can miss its
 	# ticks and panic ("IO-APIC + timer doesn't work!"; seen on onearg at load 5).
 	local c="console=ttyS0 panic=-1 loglevel=5 mitigations=off no_timer_check"
 	[ "${3:-}" != onearg ] || [ "$2" != suite ] || c+=" cdev_script_timeout=1200"
+	[ "$2" != suite ] || [ "${SUITE:-}" != functional ] || [ -n "${CDEV_MATRIX_SMP:-}" ] ||
+		c+=" maxcpus=1"
 	local slub=${CDEV_MATRIX_SLUB_DEBUG:-FZP}
 	[ "$slub" = 0 ] || c+=" slub_debug=$slub page_poison=1"
 	case "$1" in
@@ -45,6 +48,21 @@ matrix_cmdline() {
 	*) die "unknown init '$1' (fast, systemd)" ;;
 	esac
 	printf '%s %s\n' "$c" "${CDEV_MATRIX_APPEND:-}"
+}
+
+# matrix_smp - QEMU's -smp for this run: CDEV_MATRIX_SMP, else one vCPU for a vendor run, two
+# for the suites. The functional suite's kernels bring up only the first (maxcpus=1 from
+# matrix_cmdline): under TCG a second running vCPU made that suite a quarter slower (two guests
+# run at once on two cores), but its tests need a second possible CPU (the corpus's corp_range
+# sizes itself by num_possible_cpus()), and the stress test of soak races two running ones.
+matrix_smp() {
+	if [ -n "${CDEV_MATRIX_SMP:-}" ]; then
+		echo "$CDEV_MATRIX_SMP"
+	elif [ "$MODE" = vendor ]; then
+		echo 1
+	else
+		echo 2
+	fi
 }
 
 # matrix_boot K KDIR IMG CMDLINE CPIO... - boot IMG's kernel with the CPIOs concatenated as the
@@ -72,9 +90,8 @@ matrix_boot() {
 	fi
 	: >"$kdir/console.log"
 	: >"$kdir/ktap.txt"
-	# One vCPU for a vendor run (under TCG a second one slows the boot), two for the suites
-	# (their stress and lifetime tests race CPUs).
-	local smp=${CDEV_MATRIX_SMP:-$([ "$MODE" = vendor ] && echo 1 || echo 2)}
+	local smp
+	smp=$(matrix_smp)
 	local cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "$smp" -m "$mem"
 		-nodefaults -display none -no-reboot -monitor none
 		-chardev "file,id=con,path=$kdir/console.log" -serial chardev:con
