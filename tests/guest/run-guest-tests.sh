@@ -38,12 +38,13 @@ trap 'finish 2' ERR
 
 # The KTAP stream: stdout plus the virtio-serial port, if the host gave us one.
 find_port() {
-	local n i
-	modprobe -q virtio_console 2>/dev/null || true
-	for i in $(seq 1 50); do
+	local n i pname
+	[ -d /sys/class/virtio-ports ] || modprobe -q virtio_console 2>/dev/null || true
+	for ((i = 1; i <= 50; i++)); do
 		for n in /sys/class/virtio-ports/*/name; do
 			[ -e "$n" ] || continue
-			if [ "$(cat "$n")" = "$port_name" ]; then
+			read -r pname <"$n" || continue
+			if [ "$pname" = "$port_name" ]; then
 				n=${n%/name}
 				printf '/dev/%s\n' "${n##*/}"
 				return 0
