@@ -41,11 +41,11 @@ run() {
 	[ "$rc" -eq 0 ] || { log "bench: $name failed (status $rc): see $out/$name.log"; status=1; }
 }
 
-# field RUN K VAR - a value of RUN's result.env for kernel K.
+# field RUN K VAR [FILE] - a value of RUN's result.env (or FILE: build.env) for kernel K.
 field() {
 	(
 		# shellcheck disable=SC1090,SC1091
-		. "$out/$1/$2/result.env" 2>/dev/null && eval "printf '%s' \"\${$3:-?}\""
+		. "$out/$1/$2/${4:-result.env}" 2>/dev/null && eval "printf '%s' \"\${$3:-?}\""
 	) || printf '?'
 }
 
@@ -71,7 +71,7 @@ run functional -- "$matrix"
 functional_wall=$WALL
 run bench CDEV_MATRIX_JOBS=1 CDEV_MATRIX_APPEND="cdev_bench=${BENCH_SIZE:-5x20000}" -- "$matrix" bench
 
-printf '\nmatrix bench (seconds; %s, %d cores, load average now %s)\n' "$(awk '/^matrix: .*accel:/ { print $4; exit }' "$out/vendor.log")" \
+printf '\nmatrix bench (seconds; %s, %d cores, load average now %s)\n' "$(sed -n 's/^matrix: .*accel: \([a-z]*\).*/\1/p' "$out/vendor.log" | head -n1)" \
 	"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-9s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' kernel "image build" "vendor build" \
 	"vendor boot-to-results" "without slub_debug" "slub_debug +" "functional boot"
@@ -81,7 +81,7 @@ for k in "${kernels[@]}"; do
 	n=$(field vendor-noslub "$k" R_BOOT_S)
 	img=$(field "$first" "$k" R_IMAGE_S)
 	[ "$(field "$first" "$k" R_IMAGE_CACHED)" != yes ] || img="$img (cached)"
-	printf '%-9s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' "$k" "$img" "$(field vendor "$k" BUILD_S)" \
+	printf '%-9s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' "$k" "$img" "$(field vendor "$k" BUILD_S build.env)" \
 		"$b (target <= 10)" "$n" "$(awk -v a="$b" -v b="$n" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f", a - b; else print "?" }')" \
 		"$(field functional "$k" R_BOOT_S)"
 done
