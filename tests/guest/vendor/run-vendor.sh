@@ -92,13 +92,6 @@ first_line() {
 	printf '%s\n' "$l" | cut -c1-300
 }
 
-# nap SECONDS - sleep without starting a program: the timeout of a read on a pipe nobody writes
-# to (under TCG, starting sleep costs 50-150 ms, more than most polls wait).
-exec {nap_fd}<> <(:)
-nap() {
-	read -r -t "$1" -u "$nap_fd" _ || true
-}
-
 # bounded SECS OUT CMD... - CMD in its own session, output to OUT; killed after SECS.
 # Sets B_RC (its status) and B_HUNG: 0 ended, 1 killed, 2 still there after SIGKILL (stuck in
 # the kernel).
@@ -117,11 +110,11 @@ bounded() {
 			end=$((SECONDS + 5))
 			while kill -0 "$pid" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]; do
 				[ "$SECONDS" -lt "$end" ] || { B_HUNG=2; B_RC=137; return 0; }
-				nap 0.1
+				sleep 0.1
 			done
 			break
 		fi
-		nap 0.02
+		sleep 0.1
 	done
 	B_RC=0
 	wait "$pid" || B_RC=$?
@@ -254,7 +247,7 @@ findings=''
 if [ -w "$kml" ]; then
 	# kmemleak reports objects older than 5 s: wait until the load is that old, then scan.
 	left=$((6 - (EPOCHSECONDS - t_load)))
-	[ "$left" -le 0 ] || nap "$left"
+	[ "$left" -le 0 ] || sleep "$left"
 	echo scan >"$kml" 2>/dev/null || true
 	leaks=$(grep -c '^unreferenced object' "$kml" 2>/dev/null || true)
 	if [ "${leaks:-0}" -gt 0 ]; then
