@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-plan 43
+plan 44
 work=$TEST_WORK/runner
 rm -rf "$work"
 mkdir -p "$work/suites"
@@ -192,6 +192,7 @@ Character devices:
  10 misc
  60 spill
  61 spill
+ 61 other
 202 cpu/msr
 
 Block devices:
@@ -204,10 +205,13 @@ helpers() {
 }
 got=$(helpers chrdevs | tr '\n' '|')
 check "guest helpers: chrdevs lists the character devices only, in the kernel's order ('$got')" \
-	test "$got" = "1 mem|4 /dev/vc/0|10 misc|60 spill|61 spill|202 cpu/msr|"
+	test "$got" = "1 mem|4 /dev/vc/0|10 misc|60 spill|61 spill|61 other|202 cpu/msr|"
 got="$(helpers major_of spill),$(helpers major_of cpu/msr),$(helpers major_of loop),$(helpers majors_of spill)"
 check "guest helpers: major_of the first major, none for a block device; majors_of all ('$got')" \
 	test "$got" = "60,202,,60 61 "
+got="$(helpers major_lines 60),$(helpers major_lines 61),$(helpers major_lines 7)"
+check "guest helpers: major_lines counts a char major's lines, none for a block major ('$got')" \
+	test "$got" = "1,2,0"
 got="$(helpers free_major 1 11),$(helpers free_major 60 61 || echo "status $?")"
 check "guest helpers: free_major skips the listed majors, fails when none is free ('$got')" \
 	test "$got" = "2,status 1"

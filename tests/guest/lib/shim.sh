@@ -59,6 +59,16 @@ majors_of() {
 	printf '%s\n' "$out"
 }
 
+# major_lines MAJOR - how many lines /proc/devices has for MAJOR (registrations sharing it).
+major_lines() {
+	local l n=0
+	chrdevs_read
+	for l in "${CHRDEVS[@]}"; do
+		[ "${l%% *}" != "$1" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # lines_added OLD NEW - the lines of NEW that OLD does not have, in NEW's order, each ended by
 # SEP (default a newline): "comm -13" of unsorted lists.
 lines_added() {

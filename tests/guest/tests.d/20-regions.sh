@@ -114,9 +114,7 @@ if reg shared_major_a 0 0 10 0; then
 	a=$ID shared=$MAJ
 	if reg shared_major_b "$shared" 10 10 0; then
 		b=$ID
-		chrdevs_read
-		n=0
-		for l in "${CHRDEVS[@]}"; do [ "${l%% *}" != "$shared" ] || n=$((n + 1)); done
+		n=$(major_lines "$shared")
 		expect shared_major_two_lines "$n lines for major $shared" test "$n" -eq 2
 		expect_error clash_ebusy EBUSY "$shared" 5 10
 		expect_error clash_inside_ebusy EBUSY "$shared" 12 1

@@ -60,9 +60,7 @@ if [ -z "$id" ]; then
 else
 	out=$("$SHIM_TEST" reuse "$id" 0)
 	expect reuse_while_registered_ebusy "reuse $id 0: '$out'" test "$out" = "error=EBUSY"
-	chrdevs_read
-	n=0
-	for l in "${CHRDEVS[@]}"; do [ "${l%% *}" != "$maj" ] || n=$((n + 1)); done
+	n=$(major_lines "$maj")
 	expect reuse_while_registered_changes_nothing "$n lines for major $maj" test "$n" -eq 1
 	rm -f "$node"
 	mknod "$node" c "$maj" 0
