@@ -18,6 +18,8 @@ matrix_build_overlay() {
 	cp "$g"/systemd/cdev-matrix.* "$root/usr/lib/systemd/system/"
 	gcc -static -Os -Wall -Wextra -Werror -o "$root/usr/lib/cdev-compat/bin/cdev-debug-exit" \
 		"$g/debug-exit.c" || die "cannot build the static exit helper (libc6-dev?)"
+	gcc -static -Os -Wall -Wextra -Werror -o "$root/usr/lib/cdev-compat/bin/cdev-fast-mounts" \
+		"$g/fast-mounts.c" || die "cannot build the fast path's mount helper"
 	# Userspace programs of the guest tests (tests/guest/progs/NAME.c -> bin/NAME), static so one
 	# binary serves every guest release.
 	for c in "$g"/progs/*.c; do
