@@ -263,7 +263,8 @@ if [ -w "$kml" ]; then
 	leaks=$(grep -c '^unreferenced object' "$kml" 2>/dev/null || true)
 	if [ "${leaks:-0}" -gt 0 ]; then
 		findings="kmemleak: $leaks unreferenced objects: $(grep -m1 '^unreferenced object' "$kml")"
-		sed 's/^/# /' "$kml" | head -n 40 | while IFS= read -r line; do emit "$line"; done
+		# (head first: a reader that stops early would fail the writer with SIGPIPE)
+		head -n 40 "$kml" | sed 's/^/# /' | while IFS= read -r line; do emit "$line"; done
 	fi
 fi
 kernel_log >/tmp/since-load.log
@@ -271,10 +272,11 @@ first=''
 [ ! -s /tmp/since-load.log ] || read -r first </tmp/since-load.log
 [[ $first == *"cdev-vendor: stage load"* ]] ||
 	findings="${findings:+$findings; }cannot read the kernel log (no load marker in dmesg)"
-hits=$(grep -E "$log_pattern" /tmp/since-load.log || true)
-if [ -n "$hits" ]; then
-	printf '%s\n' "$hits" | head -n 20 | sed 's/^/# kernel log: /' | while IFS= read -r line; do emit "$line"; done
-	findings="$(printf '%s\n' "$hits" | head -n1 | sed -E 's/^\[ *[0-9.]+\] //')${findings:+; $findings}"
+grep -E "$log_pattern" /tmp/since-load.log >/tmp/hits.log || true
+if [ -s /tmp/hits.log ]; then
+	head -n 20 /tmp/hits.log | sed 's/^/# kernel log: /' | while IFS= read -r line; do emit "$line"; done
+	read -r hit </tmp/hits.log
+	findings="$(sed -E 's/^\[ *[0-9.]+\] //' <<<"$hit")${findings:+; $findings}"
 fi
 read -r taint1 </proc/sys/kernel/tainted
 new=$((taint1 & ~taint0 & ~(4096 | 8192)))
