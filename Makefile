@@ -16,7 +16,7 @@ kernel:
 	kernel/build-kernel.sh
 
 # The matrix installs the .deb(s), rebuilt first when their inputs changed (cached otherwise);
-# the one-arg kernel is built (or taken from its cache) by the matrix when KERNELS has onearg.
+# the one-arg kernels are built (or taken from their cache) by the matrix when KERNELS has them.
 # make matrix: the functional suite; make matrix MODULE=DIR [MODULE_TEST=FILE]: a vendor's
 # module through every kernel; make soak: fault injection, stress, bench (systemd boot).
 matrix: deb

@@ -13,6 +13,7 @@ SRC_PKG=linux-source-6.1
 SRC_TARBALL=/usr/src/$SRC_PKG.tar.xz
 COCCI=$KERNEL_DIR/cocci/unregister_chrdev-drop-name.cocci
 FRAGMENT=$KERNEL_DIR/config/onearg.config
+FRAGMENT_NODEBUG=$KERNEL_DIR/config/onearg-nodebug.config
 LOCALVERSION_ONEARG=-cdev-onearg
 
 # The kernel build needs these; install whatever is missing.
@@ -32,6 +33,15 @@ src_version() {
 # sha_of FILE... - one sha256 over the given files' contents, in order.
 sha_of() {
 	cat "$@" | sha256sum | cut -c1-16
+}
+
+# last_settings FRAGMENT... - the config settings of the fragments (CONFIG_X=... and
+# "# CONFIG_X is not set" lines), the last one of each symbol, in the order of their first.
+last_settings() {
+	awk '/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { s = $2 }
+		s != "" { if (!(s in v)) o[++n] = s; v[s] = $0; s = "" }
+		END { for (i = 1; i <= n; i++) print v[o[i]] }' "$@"
 }
 
 # series_files - the committed series, in order (cover letter excluded: it changes nothing).

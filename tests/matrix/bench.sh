@@ -1,6 +1,7 @@
 #!/bin/bash
 # Matrix timings for `make bench`: printed with their targets, never asserted. KERNELS as for
-# the matrix (default: all five); each run's output and results are kept in build/bench/<run>/.
+# the matrix (default: a vendor run's five kernels for the vendor runs, the suites' five for the
+# others); each run's output and results are kept in build/bench/<run>/.
 #   vendor        tests/vendor-example copied to build/bench/vendor-example and edited (a
 #                 comment with the time), then `make matrix MODULE=...`: the warm vendor
 #                 matrix after an edit (wall; target <= 60 s over the five kernels) and per
@@ -16,10 +17,15 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh disable=SC1091
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-ALL_KERNELS=bullseye,bookworm,trixie,newest,onearg
-KERNELS=${KERNELS:-$ALL_KERNELS}
-export KERNELS
-IFS=, read -r -a kernels <<<"${KERNELS// /}"
+vendor_kernels=${KERNELS:-bullseye,bookworm,trixie,newest,onearg-nodebug}
+suite_kernels=${KERNELS:-bullseye,bookworm,trixie,newest,onearg}
+# the table's rows: every kernel of either list, in the usual order
+kernels=()
+for k in bullseye bookworm trixie newest onearg onearg-nodebug; do
+	case ",${vendor_kernels// /},${suite_kernels// /}," in *",$k,"*) kernels+=("$k") ;; esac
+done
+IFS=, read -r -a nvendor <<<"${vendor_kernels// /}"
+IFS=, read -r -a nsuite <<<"${suite_kernels// /}"
 out=$BUILD_DIR/bench
 mkdir -p "$out"
 status=0
@@ -58,38 +64,47 @@ src=$out/vendor-example
 rm -rf "$src"
 cp -r "$CDEV_TOP/tests/vendor-example" "$src"
 if [ ${#cold[@]} -gt 0 ]; then
-	run vendor-cold "${cold[@]}" MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
+	run vendor-cold "${cold[@]}" KERNELS="$vendor_kernels" MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
 	cold_wall=$WALL
 else
-	run vendor-warmup MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
+	run vendor-warmup KERNELS="$vendor_kernels" MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
 fi
 printf '/* edited for make bench at %s */\n' "$(date -Is)" >>"$src/vendor_chardev.c"
-run vendor MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
+run vendor KERNELS="$vendor_kernels" MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
 vendor_wall=$WALL
-run vendor-noslub CDEV_MATRIX_SLUB_DEBUG=0 MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
-run functional -- "$matrix"
+run vendor-noslub KERNELS="$vendor_kernels" CDEV_MATRIX_SLUB_DEBUG=0 MODULE="$src" MODULE_TEST="$src/test.sh" -- "$matrix"
+run functional KERNELS="$suite_kernels" -- "$matrix"
 functional_wall=$WALL
-run bench CDEV_MATRIX_JOBS=1 CDEV_MATRIX_APPEND="cdev_bench=${BENCH_SIZE:-5x20000}" -- "$matrix" bench
+run bench KERNELS="$suite_kernels" CDEV_MATRIX_JOBS=1 CDEV_MATRIX_APPEND="cdev_bench=${BENCH_SIZE:-5x20000}" -- "$matrix" bench
 
 printf '\nmatrix bench (seconds; %s, %d cores, load average now %s)\n' "$(sed -n 's/^matrix: .*accel: \([a-z]*\).*/\1/p' "$out/vendor.log" | head -n1)" \
 	"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' kernel "image build" "vendor build" \
+printf '%-14s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' kernel "image build" "vendor build" \
 	"vendor boot-to-results" "without slub_debug" "slub_debug +" "functional boot"
-printf '%s\n' "----------|--------------|-------------|------------------------|------------------------|--------------|---------------"
+printf '%s\n' "---------------|--------------|-------------|------------------------|------------------------|--------------|---------------"
+# (a kernel that only one of the runs booted shows "-" in the other's columns)
 for k in "${kernels[@]}"; do
-	b=$(field vendor "$k" R_BOOT_S)
-	n=$(field vendor-noslub "$k" R_BOOT_S)
-	img=$(field "$first" "$k" R_IMAGE_S)
-	[ "$(field "$first" "$k" R_IMAGE_CACHED)" != yes ] || img="$img (cached)"
-	printf '%-9s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' "$k" "$img" "$(field vendor "$k" BUILD_S build.env)" \
-		"$b (target <= 10)" "$n" "$(awk -v a="$b" -v b="$n" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f", a - b; else print "?" }')" \
-		"$(field functional "$k" R_BOOT_S)"
+	first_run=$first b="-" n="-" d="-" vb="-" f="-"
+	case ",${vendor_kernels// /}," in
+	*",$k,"*)
+		b=$(field vendor "$k" R_BOOT_S)
+		n=$(field vendor-noslub "$k" R_BOOT_S)
+		d=$(awk -v a="$b" -v b="$n" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.1f", a - b; else print "?" }')
+		vb=$(field vendor "$k" BUILD_S build.env)
+		b="$b (target <= 10)"
+		;;
+	*) first_run=functional ;;
+	esac
+	case ",${suite_kernels// /}," in *",$k,"*) f=$(field functional "$k" R_BOOT_S) ;; esac
+	img=$(field "$first_run" "$k" R_IMAGE_S)
+	[ "$(field "$first_run" "$k" R_IMAGE_CACHED)" != yes ] || img="$img (cached)"
+	printf '%-14s | %-12s | %-11s | %-22s | %-22s | %-12s | %-14s\n' "$k" "$img" "$vb" "$b" "$n" "$d" "$f"
 done
 [ -z "${cold_wall:-}" ] || printf 'cold vendor matrix (images rebuilt): %ss wall\n' "$cold_wall"
-printf 'warm vendor matrix after an edit, %d kernels: %ss wall (target <= 60)\n' "${#kernels[@]}" "$vendor_wall"
-printf 'warm make matrix (functional suite), %d kernels: %ss wall (target <= 120)\n' "${#kernels[@]}" "$functional_wall"
+printf 'warm vendor matrix after an edit, %d kernels: %ss wall (target <= 60)\n' "${#nvendor[@]}" "$vendor_wall"
+printf 'warm make matrix (functional suite), %d kernels: %ss wall (target <= 120)\n' "${#nsuite[@]}" "$functional_wall"
 printf '\nin-guest benchmark (open+close and 1-byte read; a: register_chrdev, b: cdev-compat helpers, c: unmodified driver in redirect mode)\n'
-for k in "${kernels[@]}"; do
+for k in "${nsuite[@]}"; do
 	sed -n 's/^ *# bench: /bench: /p' "$out/bench/$k/ktap.txt" 2>/dev/null || true
 done
 exit "$status"

@@ -28,13 +28,13 @@ for d in "$@"; do
 	[ -f "$d/run.env" ] || die "$d has no run.env (not a matrix run's build/matrix)"
 	# shellcheck disable=SC1091
 	. "$d/run.env"
-	for k in bullseye bookworm trixie newest onearg; do
+	for k in bullseye bookworm trixie newest onearg onearg-nodebug; do
 		[ -f "$d/$k/result.env" ] || continue
 		rm -rf "${MATRIX_DIR:?}/$k"
 		cp -r "$d/$k" "$MATRIX_DIR/$k"
 	done
 done
-for k in bullseye bookworm trixie newest onearg; do
+for k in bullseye bookworm trixie newest onearg onearg-nodebug; do
 	[ ! -d "$MATRIX_DIR/$k" ] || kernels+=("$k")
 done
 [ ${#kernels[@]} -gt 0 ] || die "no kernel results in $*"

@@ -13,14 +13,18 @@
 # or KTAP, merged), unloads it and checks the kernel log; one cell each in the table.
 #
 # Environment:
-#   KERNELS                    comma list of bullseye,bookworm,trixie,newest,onearg (default: all)
+#   KERNELS                    comma list of bullseye,bookworm,trixie,newest,onearg,onearg-nodebug
+#                              (default: the suites bullseye,bookworm,trixie,newest,onearg; a
+#                              vendor run the same with onearg-nodebug for onearg: the one-arg
+#                              kernel without lockdep and kmemleak, which boots in seconds)
 #   MODULE, MODULE_TEST        the vendor run; MODULE_TEST_TIMEOUT seconds (default 60);
 #                              MODULE_GUEST_ROOT=full boots every program of the image (default:
 #                              a small root, lib/image.sh VENDOR_ROOT_PKGS)
 #   CDEV_MATRIX_DEB            the user .deb (default: newest build/cdev-compat-dkms_*_all.deb, and
 #                              cdev-compat-test-dkms of the same version beside it; `make deb` if
 #                              none); "standin" = tests/matrix/standin
-#   CDEV_MATRIX_KERNEL_DIR     the one-arg kernel .debs (default build/kernel; `make kernel` if empty)
+#   CDEV_MATRIX_KERNEL_DIR     the onearg kernel's .debs (default: build/kernel, from `make kernel`;
+#                              onearg-nodebug: build/kernel-nodebug, from build-kernel.sh nodebug)
 #   CDEV_MATRIX_INIT           fast or systemd: override the suite's way into the tests
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
 #                              120 + MODULE_TEST_TIMEOUT; onearg twice)
@@ -65,15 +69,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/junit.sh"
 
 T_RUN=$(date +%s.%N)
-ALL_KERNELS=bullseye,bookworm,trixie,newest,onearg
-KERNELS=${KERNELS:-$ALL_KERNELS}
+ALL_KERNELS=bullseye,bookworm,trixie,newest,onearg,onearg-nodebug
+SUITE_KERNELS=bullseye,bookworm,trixie,newest,onearg
+VENDOR_KERNELS=bullseye,bookworm,trixie,newest,onearg-nodebug
+MODULE=${MODULE:-}
+if [ -n "$MODULE" ]; then KERNELS=${KERNELS:-$VENDOR_KERNELS}; else KERNELS=${KERNELS:-$SUITE_KERNELS}; fi
 KERNELS=${KERNELS// /}
 IFS=, read -r -a kernels <<<"$KERNELS"
 for k in "${kernels[@]}"; do
 	case ",$ALL_KERNELS," in *",$k,"*) ;; *) die "unknown kernel '$k' (known: $ALL_KERNELS)" ;; esac
 done
 SUITE=${1:-functional}
-MODULE=${MODULE:-}
 if [ -n "$MODULE" ]; then
 	MODE=vendor
 	[ "$SUITE" = functional ] || die "MODULE= is a vendor run; it takes no suite ($SUITE)"
@@ -101,7 +107,9 @@ phase_done "host setup"
 phase "inputs"
 matrix_find_debs
 matrix_mirrors
-case ",$KERNELS," in *,onearg,*) matrix_find_kernel_debs ;; esac
+for k in "${kernels[@]}"; do
+	! matrix_built_here "$k" || matrix_find_kernel_debs "$k"
+done
 matrix_build_overlay
 matrix_pick_accel
 say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INIT init, kernels $KERNELS"

@@ -13,16 +13,16 @@
 # after a new .deb cost the package install, the DKMS builds and the legacy drivers.
 
 # matrix_stage_legacy K - stage the real legacy drivers for K's image in MATRIX_DIR/K/legacy
-# (tests/legacy/stage-drivers.sh): from the linux-source of K's own kernel; for onearg, from
-# the patched tree its kernel was built from. Both 6.1 kernels also get the other arity's
-# source: bookworm the one-arg port, onearg Debian's unpatched linux-source-6.1.
+# (tests/legacy/stage-drivers.sh): from the linux-source of K's own kernel; for the one-arg
+# kernels, from the patched tree they were built from. The 6.1 kernels also get the other
+# arity's source: bookworm the one-arg port, the one-arg ones Debian's unpatched linux-source-6.1.
 matrix_stage_legacy() {
 	local k=$1 dir=$MATRIX_DIR/$1 deb tree args=()
-	if [ "$k" = onearg ] || [ "$k" = bookworm ]; then
+	if matrix_built_here "$k" || [ "$k" = bookworm ]; then
 		tree=$("$CDEV_TOP/kernel/apply-series.sh" | tail -n1) || { echo "kernel/apply-series.sh failed"; return 1; }
 		[ -d "$tree" ] || { echo "kernel/apply-series.sh gave no tree"; return 1; }
 	fi
-	if [ "$k" = onearg ]; then
+	if matrix_built_here "$k"; then
 		need_pkgs /usr/src/linux-source-6.1.tar.xz:linux-source-6.1
 		args=("unmodified=$tree" "other-arity=/usr/src/linux-source-6.1.tar.xz")
 	else
@@ -38,7 +38,7 @@ matrix_key() {
 	local k=$1 dir=$2 f
 	{
 		mkosi --version
-		for f in "$CDEV_TOP/mkosi.conf" "$CDEV_TOP/mkosi.profiles/$k.conf" "$CDEV_TOP/mkosi.postinst.chroot" \
+		for f in "$CDEV_TOP/mkosi.conf" "$CDEV_TOP/mkosi.profiles/$(matrix_profile "$k").conf" "$CDEV_TOP/mkosi.postinst.chroot" \
 			"$CDEV_TOP"/mkosi.conf.d/*; do
 			[ -f "$f" ] || continue
 			printf '== %s\n' "${f#"$CDEV_TOP"/}"
@@ -48,20 +48,22 @@ matrix_key() {
 		printf 'packages %s\n' "${KPKGS[*]}"
 		(cd "$MATRIX_DIR/$k/legacy" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		printf 'deb %s\n' "$DEB_SHA"
-		[ "$k" != onearg ] || printf 'kernel-debs %s\n' "$KDEB_SHA"
+		! matrix_built_here "$k" || printf 'kernel-debs %s\n' "${KDEB_SHA[$k]:-}"
 	} | sha256sum | cut -c1-16
 }
 
 # matrix_build_image K KDIR IMGDIR - mkosi build into KDIR/mkosi.output, then into the cache.
 matrix_build_image() {
 	local k=$1 kdir=$2 img=$3 out=$2/mkosi.output mc=$CDEV_COMPAT_CACHE/matrix/mkosi/$1 p cpio vmlinuz
-	local args=()
+	local args=() profile
+	profile=$(matrix_profile "$k")
+	# mkosi's incremental cache per kernel; downloaded packages per profile (same userspace)
 	rm -rf "$out" "$kdir/debs"
-	mkdir -p "$out" "$kdir/debs" "$mc/incremental" "$mc/packages"
+	mkdir -p "$out" "$kdir/debs" "$mc/incremental" "${mc%/*}/$profile/packages"
 	cp "${DEBS[@]}" "$kdir/debs/"
-	args=(-C "$CDEV_TOP" --profile "$k" --force
+	args=(-C "$CDEV_TOP" --profile "$profile" --force
 		--package-manager-tree "$kdir/pkgmngr"
-		--output-dir "$out" --cache-dir "$mc/incremental" --package-cache-dir "$mc/packages"
+		--output-dir "$out" --cache-dir "$mc/incremental" --package-cache-dir "${mc%/*}/$profile/packages"
 		--incremental=yes --build-sources "$kdir/debs:cdev-debs,$kdir/legacy:cdev-legacy")
 	for p in "${KPKGS[@]}"; do args+=(--package "$p"); done
 	for p in "${KPKG_DIRS[@]}"; do args+=(--package-directory "$p"); done

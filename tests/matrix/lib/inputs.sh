@@ -2,7 +2,7 @@
 # What every kernel of a run shares: the project's .debs, the one-arg kernel's .debs, and the
 # accelerator (KVM only when a probe boot passes, else TCG).
 # Sets: DEBS (array: cdev-compat-dkms, then cdev-compat-test-dkms when `make deb` built it),
-# DEB_VERSION, DEB_SHA; KDEB_IMAGE, KDEB_HEADERS, KDEB_SHA; ACCEL (tcg|kvm|probe).
+# DEB_VERSION, DEB_SHA; KDEB_IMAGE, KDEB_HEADERS, KDEB_SHA (per one-arg kernel); ACCEL (tcg|kvm|probe).
 
 # newest_deb NAME - the newest build/NAME_*_all.deb, or nothing.
 newest_deb() {
@@ -55,25 +55,31 @@ matrix_find_debs() {
 	say "packages: ${DEBS[*]##*/} ($DEB_VERSION, sha256 ${DEB_SHA:0:12})"
 }
 
-# matrix_find_kernel_debs - the one-arg kernel: linux-image-*.deb and linux-headers-*.deb of
-# `make kernel` (kernel/build-kernel.sh: a cache hit takes seconds), or those in
-# CDEV_MATRIX_KERNEL_DIR. Without them the onearg row fails.
+# matrix_find_kernel_debs K - the .debs of a one-arg kernel built here (K: onearg, the debug
+# flavour, or onearg-nodebug): linux-image-*.deb and linux-headers-*.deb of
+# `kernel/build-kernel.sh debug|nodebug` (a cache hit takes seconds; `make kernel` is the debug
+# one), for onearg those in CDEV_MATRIX_KERNEL_DIR if it is set. Sets KDEB_IMAGE[K],
+# KDEB_HEADERS[K], KDEB_SHA[K]; without them K's row fails.
+declare -gA KDEB_IMAGE=() KDEB_HEADERS=() KDEB_SHA=()
 matrix_find_kernel_debs() {
-	local dir=${CDEV_MATRIX_KERNEL_DIR:-$BUILD_DIR/kernel}
-	if [ -z "${CDEV_MATRIX_KERNEL_DIR:-}" ]; then
-		say "one-arg kernel: kernel/build-kernel.sh (cached by its inputs)"
-		"$CDEV_TOP/kernel/build-kernel.sh" >"$MATRIX_DIR/kernel.log" ||
-			say "make kernel failed"
-	fi
-	KDEB_IMAGE=$(find "$dir" -maxdepth 1 -name 'linux-image-*.deb' ! -name '*-dbg_*' 2>/dev/null |
-		sort -V | tail -n1)
-	KDEB_HEADERS=$(find "$dir" -maxdepth 1 -name 'linux-headers-*.deb' 2>/dev/null | sort -V | tail -n1)
-	if [ -n "$KDEB_IMAGE" ] && [ -n "$KDEB_HEADERS" ]; then
-		KDEB_SHA=$(cat "$KDEB_IMAGE" "$KDEB_HEADERS" | sha256sum | cut -d' ' -f1)
-		say "one-arg kernel: ${KDEB_IMAGE##*/} ${KDEB_HEADERS##*/}"
+	local k=$1 flavour=debug dir=$BUILD_DIR/kernel image headers
+	[ "$k" = onearg ] || flavour=nodebug dir=$BUILD_DIR/kernel-nodebug
+	if [ "$k" = onearg ] && [ -n "${CDEV_MATRIX_KERNEL_DIR:-}" ]; then
+		dir=$CDEV_MATRIX_KERNEL_DIR
 	else
-		KDEB_IMAGE='' KDEB_HEADERS='' KDEB_SHA=''
-		say "one-arg kernel: no .debs in $dir (the onearg row will fail)"
+		say "$k kernel: kernel/build-kernel.sh $flavour (cached by its inputs)"
+		"$CDEV_TOP/kernel/build-kernel.sh" "$flavour" >"$MATRIX_DIR/kernel-$flavour.log" ||
+			say "kernel/build-kernel.sh $flavour failed"
+	fi
+	image=$(find "$dir" -maxdepth 1 -name 'linux-image-*.deb' ! -name '*-dbg_*' 2>/dev/null |
+		sort -V | tail -n1)
+	headers=$(find "$dir" -maxdepth 1 -name 'linux-headers-*.deb' 2>/dev/null | sort -V | tail -n1)
+	if [ -n "$image" ] && [ -n "$headers" ]; then
+		KDEB_IMAGE[$k]=$image KDEB_HEADERS[$k]=$headers
+		KDEB_SHA[$k]=$(cat "$image" "$headers" | sha256sum | cut -d' ' -f1)
+		say "$k kernel: ${image##*/} ${headers##*/}"
+	else
+		say "$k kernel: no .debs in $dir (the $k row will fail)"
 	fi
 }
 

@@ -4,6 +4,18 @@
 # and the Debian linux-source of its version (for the legacy drivers).
 # Sets per kernel: KPKGS, KPKG_DIRS, KVERSION, KRESOLVED.
 
+# matrix_built_here K - K is a one-arg kernel built here (kernel/build-kernel.sh): onearg (the
+# debug flavour) or onearg-nodebug.
+matrix_built_here() {
+	case "$1" in onearg | onearg-nodebug) return 0 ;; *) return 1 ;; esac
+}
+
+# matrix_profile K - K's mkosi profile (mkosi.profiles/NAME.conf): both one-arg kernels share
+# onearg's (bookworm userspace, the local kernel .debs).
+matrix_profile() {
+	if matrix_built_here "$1"; then echo onearg; else echo "$1"; fi
+}
+
 # matrix_mirrors - MATRIX_MIRROR and MATRIX_SECURITY (empty if none), from the host's apt
 # configuration, once per run.
 matrix_mirrors() {
@@ -19,7 +31,7 @@ matrix_sources() {
 	mirror=$MATRIX_MIRROR security=$MATRIX_SECURITY
 	case "$k" in
 	bullseye) rel=bullseye suites="bullseye bullseye-updates" ;;
-	bookworm | onearg) rel=bookworm suites="bookworm bookworm-updates" ;;
+	bookworm | onearg | onearg-nodebug) rel=bookworm suites="bookworm bookworm-updates" ;;
 	trixie) rel=trixie suites="trixie trixie-updates" ;;
 	newest) rel=trixie suites="trixie trixie-updates trixie-backports" ;;
 	esac
@@ -61,15 +73,16 @@ matrix_apt() {
 matrix_resolve() {
 	local k=$1 dir=$2 cand dep abi hdr
 	KPKGS=() KPKG_DIRS=()
-	if [ "$k" = onearg ]; then
-		[ -n "$KDEB_IMAGE" ] || { echo "no one-arg kernel .debs (make kernel)"; return 1; }
+	if matrix_built_here "$k"; then
+		local image=${KDEB_IMAGE[$k]:-} headers=${KDEB_HEADERS[$k]:-}
+		[ -n "$image" ] || { echo "no $k kernel .debs (kernel/build-kernel.sh)"; return 1; }
 		rm -rf "$MATRIX_DIR/$k/kdebs"
 		mkdir -p "$MATRIX_DIR/$k/kdebs"
-		cp "$KDEB_IMAGE" "$KDEB_HEADERS" "$MATRIX_DIR/$k/kdebs/"
-		KPKGS=("$(dpkg-deb -f "$KDEB_IMAGE" Package)" "$(dpkg-deb -f "$KDEB_HEADERS" Package)")
+		cp "$image" "$headers" "$MATRIX_DIR/$k/kdebs/"
+		KPKGS=("$(dpkg-deb -f "$image" Package)" "$(dpkg-deb -f "$headers" Package)")
 		KPKG_DIRS=("$MATRIX_DIR/$k/kdebs")
-		KVERSION=$(dpkg-deb -f "$KDEB_IMAGE" Version)
-		KRESOLVED="${KPKGS[0]} $KVERSION (local, sha256 ${KDEB_SHA:0:12})"
+		KVERSION=$(dpkg-deb -f "$image" Version)
+		KRESOLVED="${KPKGS[0]} $KVERSION (local, sha256 ${KDEB_SHA[$k]:0:12})"
 		return 0
 	fi
 	# Refresh the indices unless this same source list was refreshed within

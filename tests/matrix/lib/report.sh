@@ -39,9 +39,9 @@ md_escape() { sed -e 's/|/\\|/g' -e 's/`/\\`/g' <<<"$1"; }
 
 report_suite() {
 	local k tp=0 tf=0 kp=0 kf=0 nreq f n
-	printf '\n%-9s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' kernel version arity required \
+	printf '\n%-14s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' kernel version arity required \
 		"subtests p/f/s" missing "boot s" "total s" result
-	printf '%s\n' "----------|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
+	printf '%s\n' "---------------|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
 	{
 		printf '| kernel | version | arity | required tests | passed / failed / skipped | missing | boot s | result |\n'
 		printf '|---|---|---|---|---|---|---|---|\n'
@@ -49,7 +49,7 @@ report_suite() {
 	for k in "${kernels[@]}"; do
 		load_result "$k"
 		nreq=$(wc -w <<<"$R_REQUIRED")
-		printf '%-9s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$k" "${R_VERSION:0:36}" "$R_ARITY" \
+		printf '%-14s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$k" "${R_VERSION:0:36}" "$R_ARITY" \
 			"$nreq" "$R_PASSED / $R_FAILED / $R_SKIPPED" "$R_MISSING" "$R_BOOT_S" "$R_TOTAL_S" "$R_STATUS"
 		printf '| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s |\n' "$k" "$(md_escape "$R_VERSION")" "$R_ARITY" \
 			"$(md_escape "$R_REQUIRED")" "$R_PASSED" "$R_FAILED" "$R_SKIPPED" "$R_MISSING" "$R_BOOT_S" \
@@ -77,8 +77,8 @@ report_suite() {
 report_vendor() {
 	local k c kp=0 kf=0 tp=0 tf=0 m v row cellfail
 	printf '\nmodule %s%s\n' "$VENDOR_DIR" "${VENDOR_TEST:+, test $VENDOR_TEST}"
-	printf '%-9s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' kernel version build load test unload log "boot s"
-	printf '%s\n' "----------|------------------------------|------------------|-------|-------|--------|-------|--------"
+	printf '%-14s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' kernel version build load test unload log "boot s"
+	printf '%s\n' "---------------|------------------------------|------------------|-------|-------|--------|-------|--------"
 	{
 		# shellcheck disable=SC2016
 		printf 'Module `%s`%s\n\n' "$(md_escape "${VENDOR_DIR#"$CDEV_TOP"/}")" \
@@ -88,7 +88,7 @@ report_vendor() {
 	} >"$MATRIX_DIR/summary.md"
 	for k in "${kernels[@]}"; do
 		load_result "$k"
-		printf '%-9s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$k" "${R_VERSION%% *}" \
+		printf '%-14s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$k" "${R_VERSION%% *}" \
 			"$(cell_text build)" "$(cell_text load)" "$(cell_text test)" "$(cell_text unload)" \
 			"$(cell_text log)" "$R_BOOT_S"
 		row="| $k | ${R_VERSION%% *} |"
