@@ -101,7 +101,7 @@ matrix_boot() {
 		-device virtio-serial-pci
 		-chardev "file,id=ktap,path=$kdir/ktap.txt"
 		-device "virtserialport,chardev=ktap,name=org.cdev-compat.ktap"
-		-kernel "$img/image.vmlinuz" -initrd "$kdir/initrd.cpio" -append "$cmdline")
+		-kernel "$(cat "$kdir/boot-kernel" 2>/dev/null || echo "$img/image.vmlinuz")" -initrd "$kdir/initrd.cpio" -append "$cmdline")
 	printf '%q ' "${cmd[@]}" >"$kdir/qemu.cmd"
 	echo >>"$kdir/qemu.cmd"
 	t0=$(date +%s.%N)

@@ -81,6 +81,11 @@ matrix_prepare_kernel() {
 	else
 		printf '%s\n' "$IMG/image.cpio" >"$kdir/base-cpio"
 	fi
+	st=$(date +%s.%N)
+	matrix_kernel_to_boot "$IMG" >"$kdir/boot-kernel"
+	STEP_SECS=$(elapsed "$st") step "$k" kernel "$(case "$(cat "$kdir/boot-kernel")" in
+		*.vmlinux) echo "uncompressed, started at its PVH entry" ;;
+		*) echo "bzImage (no PVH entry)" ;; esac)"
 
 	if [ "$MODE" = suite ]; then
 		R_REQUIRED=$(suite_tests "$SUITE" "$k" | tr '\n' ' ')
