@@ -3,7 +3,8 @@
 # a suite row passes only when every required test ran, was not skipped and passed (a skipped
 # or missing one fails it, "some passed" never does); the vendor cells (load, test, unload,
 # log) from the vendor runner's KTAP, a hang, a crash; the first error lines; the table, JUnit
-# and exit status; bad MODULE/MODULE_TEST input stops before anything is built.
+# and exit status; the kernel file a guest boots (uncompressed at its PVH entry, or the
+# bzImage); bad MODULE/MODULE_TEST input stops before anything is built.
 # shellcheck disable=SC2034,SC1091 # (the matrix libraries read these globals)
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -243,6 +244,43 @@ check "vendor root: /etc" has etc/passwd
 check "vendor root: the module index and FAST_MODULES' modules" \
 	eval "has usr/lib/modules/9.9.9/modules.dep && has usr/lib/modules/9.9.9/kernel/drivers/virtio/virtio_pci.ko"
 check "vendor root: no other kernel module" eval "! has usr/lib/modules/9.9.9/kernel/fs/other.ko"
+
+# The kernel file a guest boots (matrix_kernel_to_boot): a fixture bzImage (setup_sects 1,
+# payload_offset 16) whose payload is a zstd-compressed ELF and its size, as the kernel's build
+# appends it.
+pvh=$work/pvh
+mkdir -p "$pvh"
+# le32 N - N as 4 little-endian bytes
+le32() { printf "\\x%02x\\x%02x\\x%02x\\x%02x" $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+# fake_bzimage DIR ELF [SIZE] - DIR/image.vmlinuz holding ELF (SIZE: the size bytes, if wrong)
+fake_bzimage() {
+	local dir=$1 elf=$2 size=${3:-$(stat -c %s "$2")} z=$1/image.vmlinuz
+	mkdir -p "$dir"
+	rm -f "$dir"/image.vmlinux*
+	zstd -q -c "$elf" >"$dir/payload"
+	printf '%b' "$(le32 "$size")" >>"$dir/payload"
+	head -c 1040 /dev/zero >"$z"
+	printf '\x01' | dd of="$z" bs=1 seek=$((0x1f1)) conv=notrunc status=none
+	printf '%b' "$(le32 16)$(le32 "$(stat -c %s "$dir/payload")")" | dd of="$z" bs=1 seek=$((0x248)) conv=notrunc status=none
+	cat "$dir/payload" >>"$z"
+}
+need_pkgs zstd:zstd
+printf '%s\n' '.section .note.Xen,"a",@note' '.balign 4' '.long 4, 4, 0x12' '.asciz "Xen"' '.long 0x1000000' \
+	'.text' '.globl _start' '_start: hlt' >"$pvh/pvh.s"
+gcc -nostdlib -static -o "$pvh/pvh.elf" "$pvh/pvh.s"
+printf '%s\n' '.text' '.globl _start' '_start: hlt' >"$pvh/plain.s"
+gcc -nostdlib -static -o "$pvh/plain.elf" "$pvh/plain.s"
+fake_bzimage "$pvh/a" "$pvh/pvh.elf"
+got=$(matrix_kernel_to_boot "$pvh/a")
+check "kernel file: a kernel with a PVH entry boots uncompressed (image.vmlinux)" test "$got" = "$pvh/a/image.vmlinux"
+check "kernel file: ... which is the ELF the bzImage holds" cmp -s "$pvh/a/image.vmlinux" "$pvh/pvh.elf"
+check "kernel file: CDEV_MATRIX_PVH=0 boots the bzImage" test "$(CDEV_MATRIX_PVH=0 matrix_kernel_to_boot "$pvh/a")" = "$pvh/a/image.vmlinuz"
+fake_bzimage "$pvh/b" "$pvh/plain.elf"
+check "kernel file: no PVH entry: the bzImage" test "$(matrix_kernel_to_boot "$pvh/b")" = "$pvh/b/image.vmlinuz"
+check "kernel file: ... and no image.vmlinux is left" test ! -e "$pvh/b/image.vmlinux"
+fake_bzimage "$pvh/c" "$pvh/pvh.elf" 12345
+check "kernel file: a payload that does not decompress to its recorded size: the bzImage" \
+	test "$(matrix_kernel_to_boot "$pvh/c")" = "$pvh/c/image.vmlinuz"
 
 # Bad input: clear errors, nothing built.
 bad() { MODULE=$1 MODULE_TEST=${2:-} "$M/run-matrix.sh" 2>&1 | tail -n1; }
