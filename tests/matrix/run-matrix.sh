@@ -36,6 +36,8 @@
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe
 #   CDEV_MATRIX_APPEND         more kernel command line
+#   CDEV_MATRIX_PVH=0          boot the bzImage, not the uncompressed kernel at its PVH entry
+#                              (lib/image.sh matrix_kernel_to_boot)
 # Outputs, all kept: build/matrix/<kernel>/{console.log,ktap.txt,results.tsv,result.env,qemu.cmd,
 # mkosi.log (when built),build.log (vendor)}, build/matrix/summary.{txt,md}, build/matrix/junit.xml.
 # Exit status non-zero when any row (suite) or any cell (vendor) failed.
