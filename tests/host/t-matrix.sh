@@ -4,7 +4,8 @@
 # or missing one fails it, "some passed" never does); the vendor cells (load, test, unload,
 # log) from the vendor runner's KTAP, a hang, a crash; the first error lines; the table, JUnit
 # and exit status; the kernel file a guest boots (uncompressed at its PVH entry, or the
-# bzImage); bad MODULE/MODULE_TEST input stops before anything is built.
+# bzImage); the vendor runner's bounded wait; bad MODULE/MODULE_TEST input stops before
+# anything is built.
 # shellcheck disable=SC2034,SC1091 # (the matrix libraries read these globals)
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -251,7 +252,7 @@ check "vendor root: no other kernel module" eval "! has usr/lib/modules/9.9.9/ke
 pvh=$work/pvh
 mkdir -p "$pvh"
 # le32 N - N as 4 little-endian bytes
-le32() { printf "\\x%02x\\x%02x\\x%02x\\x%02x" $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+le32() { printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
 # fake_bzimage DIR ELF [SIZE] - DIR/image.vmlinuz holding ELF (SIZE: the size bytes, if wrong)
 fake_bzimage() {
 	local dir=$1 elf=$2 size=${3:-$(stat -c %s "$2")} z=$1/image.vmlinuz
@@ -281,6 +282,27 @@ check "kernel file: ... and no image.vmlinux is left" test ! -e "$pvh/b/image.vm
 fake_bzimage "$pvh/c" "$pvh/pvh.elf" 12345
 check "kernel file: a payload that does not decompress to its recorded size: the bzImage" \
 	test "$(matrix_kernel_to_boot "$pvh/c")" = "$pvh/c/image.vmlinuz"
+
+# The vendor runner's bounded() (tests/guest/vendor/run-vendor.sh), here on the host: a
+# command's status, the kill at the deadline, and a command that outlives its SIGKILL (stuck in
+# the kernel: here a kill that does not kill) reported after 5 s instead of blocking the runner.
+eval "$(sed -n '/^bounded() {/,/^}/p' "$CDEV_TOP/tests/guest/vendor/run-vendor.sh")"
+export BOUNDED_MARK=$work/bounded.killed
+b=$work/bounded.out
+bounded 5 "$b" sh -c 'echo hi; exit 3'
+check "bounded: a command's status and output, not hung" test "$B_RC:$B_HUNG:$(cat "$b")" = "3:0:hi"
+t0=$SECONDS
+bounded 1 "$b" sleep 30
+check "bounded: killed at its deadline: hung 1, status 137, within seconds" \
+	test "$B_RC:$B_HUNG" = "137:1" -a $((SECONDS - t0)) -le 4
+t0=$SECONDS
+stuck=$(
+	kill() { if [ "$1" = -KILL ]; then return 0; fi; builtin kill "$@"; }
+	bounded 1 "$b" sleep 12
+	echo "$B_RC:$B_HUNG"
+)
+check "bounded: still there 5 s after SIGKILL: hung 2, reported before the command ends ($stuck)" \
+	test "$stuck" = "137:2" -a $((SECONDS - t0)) -lt 10
 
 # Bad input: clear errors, nothing built.
 bad() { MODULE=$1 MODULE_TEST=${2:-} "$M/run-matrix.sh" 2>&1 | tail -n1; }

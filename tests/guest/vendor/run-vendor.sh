@@ -98,7 +98,7 @@ first_line() {
 # child kills CMD's session at the deadline and, should CMD outlive that by 5 s, interrupts
 # this shell's wait with SIGUSR1. Deadlines are wall-clock (sleep), as before.
 bounded() {
-	local secs=$1 out=$2 pid timer killed=/tmp/bounded.killed
+	local secs=$1 out=$2 pid timer killed=${BOUNDED_MARK:-/tmp/bounded.killed} me=$BASHPID
 	shift 2
 	rm -f "$killed"
 	setsid "$@" >"$out" 2>&1 </dev/null &
@@ -108,15 +108,16 @@ bounded() {
 		: >"$killed"
 		kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || exit 0
 		sleep 5
-		kill -USR1 $$ 2>/dev/null || true
+		kill -USR1 "$me" 2>/dev/null || true
 	) &
 	timer=$!
 	trap : USR1
 	B_RC=0 B_HUNG=0
 	wait "$pid" || B_RC=$?
+	# The timer ends before the trap goes (a SIGUSR1 without it would end this runner); waited
+	# for only when it was still there (bash's wait for a child it already reaped can block).
+	if kill "$timer" 2>/dev/null; then wait "$timer" 2>/dev/null || true; fi
 	trap - USR1
-	kill "$timer" 2>/dev/null || true
-	wait "$timer" 2>/dev/null || true
 	[ -e "$killed" ] || return 0
 	B_HUNG=1
 	# wait returned without CMD's status (SIGUSR1): CMD is still there
