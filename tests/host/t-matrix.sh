@@ -297,6 +297,7 @@ check "bounded: killed at its deadline: hung 1, status 137, within seconds" \
 	test "$B_RC:$B_HUNG" = "137:1" -a $((SECONDS - t0)) -le 4
 t0=$SECONDS
 stuck=$(
+	# shellcheck disable=SC2317 # (called by bounded)
 	kill() { if [ "$1" = -KILL ]; then return 0; fi; builtin kill "$@"; }
 	bounded 1 "$b" sleep 12
 	echo "$B_RC:$B_HUNG"
