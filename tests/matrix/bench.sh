@@ -17,11 +17,13 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh disable=SC1091
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-vendor_kernels=${KERNELS:-bullseye,bookworm,trixie,newest,onearg-nodebug}
-suite_kernels=${KERNELS:-bullseye,bookworm,trixie,newest,onearg}
+# shellcheck source=lib/kernels.sh
+. "$CDEV_TOP/tests/matrix/lib/kernels.sh"
+vendor_kernels=${KERNELS:-$MATRIX_KERNELS_VENDOR}
+suite_kernels=${KERNELS:-$MATRIX_KERNELS_SUITE}
 # the table's rows: every kernel of either list, in the usual order
 kernels=()
-for k in bullseye bookworm trixie newest onearg onearg-nodebug; do
+for k in ${MATRIX_KERNELS_ALL//,/ }; do
 	case ",${vendor_kernels// /},${suite_kernels// /}," in *",$k,"*) kernels+=("$k") ;; esac
 done
 IFS=, read -r -a nvendor <<<"${vendor_kernels// /}"

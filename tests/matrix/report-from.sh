@@ -11,6 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../scripts/lib.sh"
 # shellcheck source=lib/progress.sh
 . "$here/lib/progress.sh"
+# shellcheck source=lib/kernels.sh
+. "$here/lib/kernels.sh"
 # shellcheck source=lib/run-kernel.sh
 . "$here/lib/run-kernel.sh"
 # shellcheck source=lib/report.sh
@@ -28,13 +30,13 @@ for d in "$@"; do
 	[ -f "$d/run.env" ] || die "$d has no run.env (not a matrix run's build/matrix)"
 	# shellcheck disable=SC1091
 	. "$d/run.env"
-	for k in bullseye bookworm trixie newest onearg onearg-nodebug; do
+	for k in ${MATRIX_KERNELS_ALL//,/ }; do
 		[ -f "$d/$k/result.env" ] || continue
 		rm -rf "${MATRIX_DIR:?}/$k"
 		cp -r "$d/$k" "$MATRIX_DIR/$k"
 	done
 done
-for k in bullseye bookworm trixie newest onearg onearg-nodebug; do
+for k in ${MATRIX_KERNELS_ALL//,/ }; do
 	[ ! -d "$MATRIX_DIR/$k" ] || kernels+=("$k")
 done
 [ ${#kernels[@]} -gt 0 ] || die "no kernel results in $*"

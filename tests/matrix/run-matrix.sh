@@ -71,15 +71,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/junit.sh"
 
 T_RUN=$(date +%s.%N)
-ALL_KERNELS=bullseye,bookworm,trixie,newest,onearg,onearg-nodebug
-SUITE_KERNELS=bullseye,bookworm,trixie,newest,onearg
-VENDOR_KERNELS=bullseye,bookworm,trixie,newest,onearg-nodebug
 MODULE=${MODULE:-}
-if [ -n "$MODULE" ]; then KERNELS=${KERNELS:-$VENDOR_KERNELS}; else KERNELS=${KERNELS:-$SUITE_KERNELS}; fi
+if [ -n "$MODULE" ]; then KERNELS=${KERNELS:-$MATRIX_KERNELS_VENDOR}; else KERNELS=${KERNELS:-$MATRIX_KERNELS_SUITE}; fi
 KERNELS=${KERNELS// /}
 IFS=, read -r -a kernels <<<"$KERNELS"
 for k in "${kernels[@]}"; do
-	case ",$ALL_KERNELS," in *",$k,"*) ;; *) die "unknown kernel '$k' (known: $ALL_KERNELS)" ;; esac
+	case ",$MATRIX_KERNELS_ALL," in *",$k,"*) ;; *) die "unknown kernel '$k' (known: $MATRIX_KERNELS_ALL)" ;; esac
 done
 SUITE=${1:-functional}
 if [ -n "$MODULE" ]; then

@@ -20,7 +20,9 @@ set -euo pipefail
 
 here=$CDEV_TOP/tests/vendor-proof
 out=$BUILD_DIR/vendor-proof
-KERNELS=${KERNELS:-bullseye,bookworm,trixie,newest,onearg-nodebug}
+# shellcheck source=../matrix/lib/kernels.sh
+. "$CDEV_TOP/tests/matrix/lib/kernels.sh"
+KERNELS=${KERNELS:-$MATRIX_KERNELS_VENDOR}
 export KERNELS
 IFS=, read -r -a kernels <<<"$KERNELS"
 mkdir -p "$out"

@@ -4,6 +4,12 @@
 # and the Debian linux-source of its version (for the legacy drivers).
 # Sets per kernel: KPKGS, KPKG_DIRS, KVERSION, KRESOLVED.
 
+# The target kernels, in the report's order (comma lists): every one the matrix knows, the
+# suites' default (onearg: the debug one-arg kernel) and a vendor run's (onearg-nodebug).
+MATRIX_KERNELS_ALL=bullseye,bookworm,trixie,newest,onearg,onearg-nodebug
+MATRIX_KERNELS_SUITE=bullseye,bookworm,trixie,newest,onearg
+MATRIX_KERNELS_VENDOR=bullseye,bookworm,trixie,newest,onearg-nodebug
+
 # matrix_built_here K - K is a one-arg kernel built here (kernel/build-kernel.sh): onearg (the
 # debug flavour) or onearg-nodebug.
 matrix_built_here() {
