@@ -3,20 +3,32 @@
  * cdev_compat_class.h - class_create(owner, name) and class_create(name) on every kernel.
  *
  * Commit 1aaba11da9aa ("driver core: class: remove module * from class_create()") dropped
- * the owner argument in 6.4, and some distributions backported that without changing the
- * version number, so a driver's LINUX_VERSION_CODE test can pick the wrong spelling. Here
- * class_create() becomes a macro that counts its arguments and calls the kernel's own
- * function with the arity the feature probes found (CDEV_COMPAT_CLASS_CREATE_HAS_OWNER):
+ * the owner argument in 6.4 and made class_create() a function. Kernels meet it in three
+ * shapes, all with an unchanged version number where it was backported:
  *
- *  - owner kernels (< 6.4): as the kernel's own macro, __class_create() with a lockdep key
- *    per call site; the one-argument spelling passes THIS_MODULE;
- *  - no-owner kernels: class_create(name); the owner of the two-argument spelling is
+ *  - a class_create(owner, name) macro over __class_create() (before 6.4);
+ *  - a class_create(name) macro over __class_create() (the backports project's
+ *    backport-include/linux/device/class.h, and vendor kernels that backport 6.4's
+ *    spelling that way);
+ *  - a class_create(name) function (6.4 and later, and RHEL 9's backport).
+ *
+ * The feature probes look at what is underneath, not at the spelling: whether a real
+ * class_create(const char *) function exists (CDEV_COMPAT_CLASS_CREATE_HAS_OWNER 0), or only
+ * __class_create(owner, name, key) (1). class_create() then becomes a macro that counts its
+ * arguments and calls that, whatever macro the kernel or a backport defined before:
+ *
+ *  - __class_create() kernels: as the kernel's own macro, with a lockdep key per call site;
+ *    the one-argument spelling passes THIS_MODULE;
+ *  - function kernels: class_create(name); the owner of the two-argument spelling is
  *    evaluated once and dropped, as 6.4 does.
  *
- * Included by <cdev_compat.h>, and by the wrapper <linux/device/class.h> in compat/wrap/
- * right after the kernel's own, in a force-included build; the kernel's class_create() must
- * be declared first. Macros only, and no includes of kernel headers (it is read in the middle
- * of <linux/device.h>): nothing here is emitted into a module that does not call
+ * The helpers are defined once (guarded); the class_create() macro itself is defined again,
+ * after an #undef, each time this file is read: the wrappers <linux/device/class.h> and
+ * <linux/device.h> in compat/wrap/ read it after the kernel's header in a force-included
+ * build, so it is the last definition even when a backports include directory is searched
+ * before compat/wrap/ and redefines class_create() on its way out. <cdev_compat.h> reads it
+ * after <linux/device.h>. Macros only, and no includes of kernel headers (it is read in the
+ * middle of <linux/device.h>): nothing here is emitted into a module that does not call
  * class_create().
  */
 #ifndef CDEV_COMPAT_CLASS_H
@@ -30,7 +42,6 @@
 #endif
 
 #if CDEV_COMPAT_CLASS_CREATE_HAS_OWNER
-#undef class_create
 /**
  * cdev_compat_class_create_2() - class_create(owner, name) on the target kernel
  * @owner: module owning the class (THIS_MODULE); evaluated once, and dropped on a kernel
@@ -58,8 +69,10 @@
 #define cdev_compat_class_create_1(name) ((class_create)(name))
 #endif
 
+#endif /* CDEV_COMPAT_CLASS_H */
+
+/* Outside the guard: whatever class_create() macro came before, this one is the last. */
+#undef class_create
 #define class_create(...)						\
 	CDEV_COMPAT_CAT(cdev_compat_class_create_,			\
 			CDEV_COMPAT_NARGS(__VA_ARGS__))(__VA_ARGS__)
-
-#endif /* CDEV_COMPAT_CLASS_H */

@@ -24,7 +24,7 @@ need_pkgs make:make gcc:gcc /usr/include/stdio.h:libc6-dev python3:python3 filte
 	patch:patch shellcheck:shellcheck timeout:coreutils
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(t-runner t-unit t-helpers t-probes t-probe-cache t-kbuild t-seed-corpus t-legacy-drivers t-style
+	suites=(t-runner t-unit t-helpers t-probes t-probe-cache t-kbuild t-class-shapes t-seed-corpus t-legacy-drivers t-style
 		t-migrate t-migrate-corpus t-docs t-workflows t-matrix t-deb-cache)
 	[ -x "$CDEV_TOP/tests/package/run.sh" ] && suites+=(../package/run)
 	# The host mutants, unless this run is itself a mutant's test (tests/mutants/).

@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cdev-compat wrapper for <linux/device/class.h>, first on the include path of every build
- * through compat/cdev-compat.mk (NOSTDINC_FLAGS).
+ * through compat/cdev-compat.mk (NOSTDINC_FLAGS; the backports technique).
  *
- * It includes the kernel's own <linux/device/class.h>; in a force-included build
- * (CDEV_COMPAT_FORCE_INCLUDE) it then adds the class_create() macro that accepts both
- * spellings. Otherwise it adds nothing.
+ * It includes the kernel's own <linux/device/class.h> (or the next wrapper, e.g. a backports
+ * one); in a force-included build (CDEV_COMPAT_FORCE_INCLUDE) it then defines the
+ * class_create() macro that accepts both spellings (again at each inclusion: see
+ * cdev_compat_class.h). Otherwise it adds nothing.
  */
 #include_next <linux/device/class.h>
 
 #ifdef CDEV_COMPAT_FORCE_INCLUDE
-#ifndef CDEV_COMPAT_WRAP_LINUX_DEVICE_CLASS_H
-#define CDEV_COMPAT_WRAP_LINUX_DEVICE_CLASS_H
 #include <cdev_compat_class.h>
-#endif
 #endif
