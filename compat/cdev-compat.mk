@@ -10,10 +10,16 @@
 #	CDEV_COMPAT_FORCE_INCLUDE := y
 #
 # on its own line before that include: the unregister_chrdev() and class_create() spellings of
-# both kinds of kernel then work in every file, through wrapper <linux/fs.h> and
-# <linux/device/class.h> headers first on the include path (the backports technique), so the
-# driver's own pr_fmt stays warning-free. The settings cover the whole module tree below this
-# Kbuild, subdirectories (obj-m += sub/) included.
+# both kinds of kernel then work in every file, through wrapper <linux/fs.h>,
+# <linux/device.h> and <linux/device/class.h> headers first on the include path (the
+# backports technique), so the driver's own pr_fmt stays warning-free. To serve an unmodified
+# driver's register_chrdev() with cdev regions (redirect mode), put
+#
+#	CDEV_COMPAT_REDIRECT := y
+#
+# there too: it is set for the whole module, never per file (a file that sets it alone is a
+# build error naming that file). The settings cover the whole module tree below this Kbuild,
+# subdirectories (obj-m += sub/) included.
 #
 # In the compile pass it runs the feature probes against the kernel being built ($(objtree),
 # never the running kernel) with the same toolchain (ARCH, CROSS_COMPILE, CC, LLVM, ... from
@@ -47,6 +53,9 @@ NOSTDINC_FLAGS += -I$(CDEV_COMPAT_DIR)/wrap
 subdir-ccflags-y += -I$(CDEV_COMPAT_PROBED) -I$(CDEV_COMPAT_DIR)/include
 ifeq ($(strip $(CDEV_COMPAT_FORCE_INCLUDE)),y)
 subdir-ccflags-y += -DCDEV_COMPAT_FORCE_INCLUDE
+endif
+ifeq ($(strip $(CDEV_COMPAT_REDIRECT)),y)
+subdir-ccflags-y += -DCDEV_COMPAT_REDIRECT_REGISTER_CHRDEV -DCDEV_COMPAT_REDIRECT_MODULE_WIDE
 endif
 
 endif

@@ -46,5 +46,7 @@ int cdev_shim_redirect_set(bool on);
 void cdev_shim_redirect_unregister(int major);
 int cdev_shim_ctl_init(void);
 void cdev_shim_ctl_exit(void);
+int cdev_shim_bench_init(void);
+void cdev_shim_bench_exit(void);
 
 #endif /* CDEV_SHIM_H */

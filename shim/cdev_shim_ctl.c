@@ -11,7 +11,9 @@
  *
  * A test region is unregistered at run time, maybe while its devices are open, so it is
  * freed by the release() of a kobject that its cdev holds (the region's @parent), after the
- * last close.
+ * last close. That release is this module's code and may run seconds after the last put
+ * (CONFIG_DEBUG_KOBJECT_RELEASE), so each region's kobject holds the module's own kobject,
+ * which unloading waits for, until its release has freed it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": ctl: " fmt
 
@@ -49,6 +51,7 @@ static void ctl_region_release(struct kobject *kobj)
 
 	kfree(cr->name);
 	kfree(cr);
+	kobject_put(&THIS_MODULE->mkobj.kobj);
 }
 
 /* Not const: kobject_init() takes a const ktype only since 6.1. */
@@ -89,6 +92,7 @@ static int ctl_register(struct cdev_shim_region_req *req)
 	if (!cr)
 		return -ENOMEM;
 	kobject_init(&cr->kobj, &ctl_region_ktype);
+	kobject_get(&THIS_MODULE->mkobj.kobj);
 	cr->dev.region.parent = &cr->kobj;
 	cr->name = kasprintf(GFP_KERNEL, "cdev_shim_t%u", id);
 	if (!cr->name) {
@@ -125,20 +129,18 @@ err_put:
 /*
  * Register region @id's handle again with its request: after cdev_compat_unregister() when
  * @unregister_first (the helper must refuse while a file still holds the cdev), or while it
- * is registered (the helper must refuse). A region left unregistered is freed.
+ * is registered (the helper must refuse). A handle whose registration failed is kept,
+ * unregistered, so that it can be registered again (a failed register must leave it
+ * usable) or freed with CDEV_SHIM_IOC_UNREGISTER.
  */
 static int ctl_reuse(unsigned int id, bool unregister_first)
 {
 	struct ctl_region *cr = regions[id];
-	int ret;
 
 	if (unregister_first)
 		cdev_compat_unregister(&cr->dev.region);
-	ret = cdev_compat_register(&cr->dev.region, cr->req.major, cr->req.baseminor,
-				   cr->req.count, cr->name, &cdev_shim_fops);
-	if (!cr->dev.region.count)
-		ctl_free(id);
-	return ret;
+	return cdev_compat_register(&cr->dev.region, cr->req.major, cr->req.baseminor,
+				    cr->req.count, cr->name, &cdev_shim_fops);
 }
 
 static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

@@ -67,7 +67,7 @@ struct cdev_shim_reuse_req {
 /*
  * On the control device /dev/cdev_shim_ctl, for CAP_SYS_ADMIN only; errors come back as
  * errno. REUSE: the region is registered again on the same handle with the same request;
- * when that fails after unregister_first, the region is gone. REDIRECT: 0 unregisters the
+ * when that fails, the handle stays, unregistered, for another REUSE or an UNREGISTER. REDIRECT: 0 unregisters the
  * redirect device, 1 registers it again; the result is its major.
  */
 #define CDEV_SHIM_IOC_REGISTER	_IOWR(CDEV_SHIM_IOC_MAGIC, 2, struct cdev_shim_region_req)

@@ -173,11 +173,16 @@ static int __init cdev_shim_init(void)
 	ret = cdev_shim_ctl_init();
 	if (ret)
 		goto err_redirect;
+	ret = cdev_shim_bench_init();
+	if (ret)
+		goto err_ctl;
 	pr_info("registered %u:%u, %u minors (unregister_chrdev takes %d args)\n",
 		MAJOR(shim_dev.region.first), MINOR(shim_dev.region.first), count,
 		CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS);
 	return 0;
 
+err_ctl:
+	cdev_shim_ctl_exit();
 err_redirect:
 	cdev_shim_redirect_exit();
 err_legacy:
@@ -189,6 +194,7 @@ err_region:
 
 static void __exit cdev_shim_exit(void)
 {
+	cdev_shim_bench_exit();
 	cdev_shim_ctl_exit();
 	cdev_shim_redirect_exit();
 	cdev_shim_legacy_exit();

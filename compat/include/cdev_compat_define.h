@@ -11,11 +11,13 @@
 #ifndef CDEV_COMPAT_DEFINE_H
 #define CDEV_COMPAT_DEFINE_H
 
+#include <linux/kobject.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <cdev_compat.h>
 
 /**
@@ -29,7 +31,9 @@
  * a range that wraps past the last dev_t, MKDEV() truncates an oversized major or minor into
  * a different device number, and a dynamic major holds one major's minors only; so these
  * are refused here, with a message naming the range. Every major of the range must be
- * below CHRDEV_MAJOR_MAX, which the kernel requires.
+ * below CHRDEV_MAJOR_MAX, which the kernel requires. A fixed major may spill into the next
+ * majors, as register_chrdev_region() allows (cdev_compat_claim_range() refuses that where
+ * the kernel's __register_chrdev() does).
  *
  * Return: 0, or -EINVAL.
  */
@@ -76,6 +80,7 @@ int cdev_compat_check_range(const char *name, unsigned int major,
  * @baseminor: first minor number
  * @count: number of minors
  * @name: name for /proc/devices
+ * @one_major: refuse a range that does not fit in one major, as __register_chrdev() does
  *
  * cdev_compat_check_range(), then register_chrdev_region() for a fixed @major or
  * alloc_chrdev_region() for a dynamic one.
@@ -84,16 +89,44 @@ int cdev_compat_check_range(const char *name, unsigned int major,
  */
 static int cdev_compat_claim_range(dev_t *first, unsigned int major,
 				   unsigned int baseminor, unsigned int count,
-				   const char *name)
+				   const char *name, bool one_major)
 {
 	int ret = cdev_compat_check_range(name, major, baseminor, count);
 
 	if (ret)
 		return ret;
+	if (one_major && count > MINORMASK + 1 - baseminor) {
+		pr_err("cdev_compat: \"%s\": %u minors from minor %u do not fit in one major, as register_chrdev() needs\n",
+		       name, count, baseminor);
+		return -EINVAL;
+	}
 	*first = MKDEV(major, baseminor);
 	if (major)
 		return register_chrdev_region(*first, count, name);
 	return alloc_chrdev_region(first, baseminor, count, name);
+}
+
+/**
+ * cdev_compat_release_done() - wait until a released cdev's kobject release has run
+ * @cdev: a cdev of a region that is not registered and that no file holds
+ *
+ * A cdev's kobject release (cdev_default_release()) runs inside its last kobject_put(), so
+ * once the reference count is 0 it has run, except with CONFIG_DEBUG_KOBJECT_RELEASE, which
+ * runs it from a delayed work 1 to 4 seconds later: that work lives in the cdev and would
+ * run on the memory after cdev_init() cleared it for a new registration (purging the new
+ * registration's inodes, dropping a parent reference it never took). Wait for it there.
+ * Nothing is pending for a cdev that was never initialized or whose cdev_add() failed
+ * (__cdev_compat_register() clears those).
+ */
+static void cdev_compat_release_done(struct cdev *cdev)
+{
+#ifdef CONFIG_DEBUG_KOBJECT_RELEASE
+	/* The work is set up by the last put; cdev_init() clears it. */
+	if (!kref_read(&cdev->kobj.kref) && cdev->kobj.release.work.func)
+		flush_delayed_work(&cdev->kobj.release);
+#else
+	(void)cdev;
+#endif
 }
 
 /**
@@ -108,10 +141,19 @@ static int cdev_compat_claim_range(dev_t *first, unsigned int major,
  * @owner: module that owns @fops; cdev_compat_register() passes THIS_MODULE
  *
  * The steps of the cdev interface in order: register_chrdev_region() or
- * alloc_chrdev_region(), cdev_init(), set the owner (and @r->parent, if set), and cdev_add()
- * last, because the devices are live as soon as it returns. Any failure undoes what was done.
+ * alloc_chrdev_region(), cdev_init(), set the owner and the parent, and cdev_add() last,
+ * because the devices are live as soon as it returns. Any failure undoes what was done and
+ * leaves @r as it was, ready to be registered again.
+ *
+ * The parent is @r->parent when set; otherwise the owning module's own kobject, so that
+ * unloading the module waits until the cdev's kobject release has run (free_module() waits
+ * for the last reference to that kobject). With CONFIG_DEBUG_KOBJECT_RELEASE the release
+ * runs seconds after the last close, from memory that may be the module's own (a region in
+ * static storage); without it, it runs inside the last close.
+ *
  * A region that is still registered, or whose cdev an open file still holds after
- * cdev_compat_unregister(), is refused: cdev_init() would wipe a cdev in use.
+ * cdev_compat_unregister(), is refused: cdev_init() would wipe a cdev in use. A region whose
+ * release is still pending is waited for (cdev_compat_release_done()).
  *
  * Return: 0 with @r->first set, or -EINVAL (zero count, out-of-range major, minor or
  * range), -EBUSY (the range clashes with a registered one, or @r is still in use), -ENOMEM.
@@ -121,6 +163,7 @@ int __cdev_compat_register(struct cdev_compat_region *r, unsigned int major,
 			   const char *name, const struct file_operations *fops,
 			   struct module *owner)
 {
+	struct kobject *parent = r->parent;
 	dev_t first;
 	int ret;
 
@@ -129,26 +172,38 @@ int __cdev_compat_register(struct cdev_compat_region *r, unsigned int major,
 		       r->count ? "registered" : "in use by an open file");
 		return -EBUSY;
 	}
-	ret = cdev_compat_claim_range(&first, major, baseminor, count, name);
+	cdev_compat_release_done(&r->cdev);
+	ret = cdev_compat_claim_range(&first, major, baseminor, count, name, false);
 	if (ret)
 		return ret;
 
+#ifdef CONFIG_SYSFS
+	if (!parent && owner)
+		parent = &owner->mkobj.kobj;
+#endif
 	cdev_init(&r->cdev, fops);
 	r->cdev.owner = owner;
-	if (r->parent)
-		cdev_set_parent(&r->cdev, r->parent);
+	if (parent)
+		cdev_set_parent(&r->cdev, parent);
+	/* The file operations may read them as soon as the device is live. */
 	r->first = first;
 	r->count = count;
 	r->name = name;
 
 	ret = cdev_add(&r->cdev, first, count);
 	if (ret)
-		goto err_region;
+		goto err_cdev;
 	return 0;
 
-err_region:
-	unregister_chrdev_region(first, count);
+err_cdev:
 	r->count = 0;
+	/*
+	 * The cdev was never live and took no parent reference: clearing it undoes
+	 * cdev_init() without a release (which would drop that parent reference, and with
+	 * CONFIG_DEBUG_KOBJECT_RELEASE stay pending in @r).
+	 */
+	memset(&r->cdev, 0, sizeof(r->cdev));
+	unregister_chrdev_region(first, count);
 	return ret;
 }
 
@@ -181,19 +236,30 @@ int __cdev_compat_register_chrdev(struct cdev_compat_region *r,
  * cdev_compat_unregister() - remove a region registered by cdev_compat_register()
  * @r: the handle given to the register call; nothing else is needed
  *
- * Removes the device nodes, then the cdev (no new opens), then the device numbers. Files
- * still open keep the cdev until their last close. Calling it for a region that is not
- * registered does nothing.
+ * Removes the device nodes, then, in the order of the kernel's __unregister_chrdev(), the
+ * device numbers and the cdev (no new opens). Files still open keep the cdev until their
+ * last close. Calling it for a region that is not registered does nothing.
+ *
+ * With @r->parent set, cdev_del() may drop the last reference to the object that embeds @r,
+ * so @r is read before it and never after. Without it, the caller owns @r's memory and may
+ * free it once this returns and no file is open (module exit): if no file holds the cdev,
+ * its release has run when this returns, also with CONFIG_DEBUG_KOBJECT_RELEASE.
  */
 void cdev_compat_unregister(struct cdev_compat_region *r)
 {
-	if (!r->count)
+	dev_t first = r->first;
+	unsigned int count = r->count;
+	bool owned_by_parent = r->parent;
+
+	if (!count)
 		return;
 	if (r->remove_nodes)
 		r->remove_nodes(r);
-	cdev_del(&r->cdev);
-	unregister_chrdev_region(r->first, r->count);
 	r->count = 0;
+	unregister_chrdev_region(first, count);
+	cdev_del(&r->cdev);
+	if (!owned_by_parent)
+		cdev_compat_release_done(&r->cdev);
 }
 
 /**
@@ -222,23 +288,21 @@ static DEFINE_MUTEX(cdev_compat_redirect_lock);
  * cdev_compat_redirect_register() - __register_chrdev() served by a cdev
  * @major: major, or 0 for a dynamic one
  * @baseminor: first minor
- * @count: number of minors
+ * @count: number of minors; the range must fit in one major
  * @name: name for /proc/devices
- * @fops: file operations
- * @owner: owning module (THIS_MODULE of the caller)
+ * @fops: file operations; @fops->owner owns the cdev, as in the kernel
  *
- * As the kernel's __register_chrdev(), with the owner from the calling module: the range
- * is checked and registered, a cdev from cdev_alloc() gets @fops and is added last. The
- * registration is on the module's list, under its lock, before the device is live, so an
- * unregister that runs as soon as the device is live finds it.
+ * As the kernel's __register_chrdev(): the range is checked and registered, a cdev from
+ * cdev_alloc() gets @fops, its owner and its name, and is added last. The registration is
+ * on the module's list, under its lock, before the device is live, so an unregister that
+ * runs as soon as the device is live finds it.
  *
  * Return: as __register_chrdev(): the major for a dynamic request, 0 for a fixed one, or a
  * negative errno.
  */
 int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 				  unsigned int count, const char *name,
-				  const struct file_operations *fops,
-				  struct module *owner)
+				  const struct file_operations *fops)
 {
 	struct cdev_compat_redirect *rd;
 	dev_t first;
@@ -249,7 +313,7 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 		return -ENOMEM;
 
 	mutex_lock(&cdev_compat_redirect_lock);
-	ret = cdev_compat_claim_range(&first, major, baseminor, count, name);
+	ret = cdev_compat_claim_range(&first, major, baseminor, count, name, true);
 	if (ret)
 		goto err_unlock;
 
@@ -257,7 +321,7 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 	rd->cdev = cdev_alloc();
 	if (!rd->cdev)
 		goto err_region;
-	rd->cdev->owner = owner;
+	rd->cdev->owner = fops->owner;
 	rd->cdev->ops = fops;
 	kobject_set_name(&rd->cdev->kobj, "%s", name);
 	rd->first = first;
@@ -269,8 +333,10 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 	ret = cdev_add(rd->cdev, first, count);
 	if (ret)
 		goto err_cdev;
+	/* Read under the lock: once it is dropped, an unregister may free @rd. */
+	ret = major ? 0 : rd->major;
 	mutex_unlock(&cdev_compat_redirect_lock);
-	return major ? 0 : rd->major;
+	return ret;
 
 err_cdev:
 	list_del(&rd->node);
@@ -290,10 +356,11 @@ err_unlock:
  * @count: number of minors
  * @name: name (unused, as in the kernel)
  *
- * Removes the registration of exactly this range made by any file of the module: the cdev
- * (freed by its kobject after the last close), then the device numbers. A range the
- * module did not register through cdev-compat gets a warning and goes to the kernel's own
- * __unregister_chrdev(), which is right for a range the kernel's register_chrdev() made.
+ * Removes the registration of exactly this range made by any file of the module, in the
+ * kernel's order: the device numbers, then the cdev (freed by its kobject after the last
+ * close). A range the module did not register through cdev-compat goes to the kernel's own
+ * __unregister_chrdev(), silently as in the kernel: right for a range the kernel's
+ * register_chrdev() made, and a no-op for one nobody registered.
  */
 void cdev_compat_redirect_unregister(unsigned int major, unsigned int baseminor,
 				     unsigned int count, const char *name)
@@ -310,13 +377,11 @@ void cdev_compat_redirect_unregister(unsigned int major, unsigned int baseminor,
 	}
 	if (found) {
 		list_del(&found->node);
-		cdev_del(found->cdev);
 		unregister_chrdev_region(found->first, found->count);
+		cdev_del(found->cdev);
 	}
 	mutex_unlock(&cdev_compat_redirect_lock);
 	if (!found) {
-		pr_warn("cdev_compat: unregister of %u:%u+%u, which this module did not register through cdev-compat: passed to the kernel\n",
-			major, baseminor, count);
 		cdev_compat_kernel_unregister_chrdev(major, baseminor, count, name);
 		return;
 	}

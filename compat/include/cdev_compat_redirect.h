@@ -2,17 +2,21 @@
 /*
  * cdev_compat_redirect.h - an unmodified driver's register_chrdev() served by cdev regions.
  *
- * With CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV defined (on the command line, or before the first
- * include), register_chrdev(), __register_chrdev(), unregister_chrdev() and
- * __unregister_chrdev() in that file become calls to cdev_compat_redirect_register() and
- * cdev_compat_redirect_unregister(). Each registration gets a cdev from cdev_alloc(), owned
- * by the calling module, as the kernel's own __register_chrdev() does, so the cdev is freed
- * by its kobject after the last close, never by hand.
+ * With CDEV_COMPAT_REDIRECT := y in the module's Kbuild (before the fragment's include line),
+ * register_chrdev(), __register_chrdev(), unregister_chrdev() and __unregister_chrdev() in
+ * every file of the module become calls to cdev_compat_redirect_register() and
+ * cdev_compat_redirect_unregister(). The mode is module-wide because it changes what the
+ * calls mean: a file that sets or unsets it alone is a build error (cdev_compat_unregister.h).
+ *
+ * Each registration behaves as the kernel's own __register_chrdev(): the range must fit in
+ * one major, the cdev comes from cdev_alloc() and is freed by its kobject after the last
+ * close, never by hand, its owner is fops->owner, and an unregister that matches nothing of
+ * the module's is passed to the kernel's own __unregister_chrdev() without a word (right for
+ * a range the kernel's register_chrdev() made, and silent as the kernel is).
  *
  * The registrations are kept in one list per module (in the file that defines
  * CDEV_COMPAT_DEFINE_HELPERS), so a module may register in one file and unregister in
- * another. An unregister that matches no registration of the module warns and is passed to
- * the kernel's own __unregister_chrdev(), which is right for a range the kernel registered.
+ * another.
  */
 #ifndef CDEV_COMPAT_REDIRECT_H
 #define CDEV_COMPAT_REDIRECT_H
@@ -23,8 +27,7 @@
 
 int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 				  unsigned int count, const char *name,
-				  const struct file_operations *fops,
-				  struct module *owner);
+				  const struct file_operations *fops);
 void cdev_compat_redirect_unregister(unsigned int major, unsigned int baseminor,
 				     unsigned int count, const char *name);
 bool cdev_compat_redirect_serves(const struct inode *inode);
@@ -80,10 +83,9 @@ static inline void cdev_compat_redirect___unregister_chrdev_4(unsigned int major
 }
 
 #define register_chrdev(major, name, fops)				\
-	cdev_compat_redirect_register(major, 0, 256, name, fops, THIS_MODULE)
+	cdev_compat_redirect_register(major, 0, 256, name, fops)
 #define __register_chrdev(major, baseminor, count, name, fops)		\
-	cdev_compat_redirect_register(major, baseminor, count, name, fops, \
-				      THIS_MODULE)
+	cdev_compat_redirect_register(major, baseminor, count, name, fops)
 
 #endif /* CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV */
 #endif /* CDEV_COMPAT_REDIRECT_H */

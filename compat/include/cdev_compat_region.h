@@ -40,10 +40,15 @@ struct cdev_compat_region;
  *
  * Lifetime, as for any cdev: an open file keeps using the cdev after cdev_compat_unregister()
  * until its last close. A region in static storage, or freed in module exit (the owner
- * reference keeps the module while files are open), needs nothing more. A region freed
- * earlier must be embedded in an object with a kobject, given as @parent: the cdev then holds
- * a reference to it (cdev_set_parent()) until the last close, and the object is freed in its
- * release(). Registering a region again is refused while it is registered or still open.
+ * reference keeps the module while files are open), needs nothing more: without @parent the
+ * cdev holds the owning module's kobject, which unloading waits for, until its release has
+ * run, and cdev_compat_unregister() with no file open returns after that release (also with
+ * CONFIG_DEBUG_KOBJECT_RELEASE, which delays releases by seconds). A region freed earlier
+ * must be embedded in an object with a kobject, given as @parent: the cdev then holds a
+ * reference to it (cdev_set_parent()) until the last close, and the object is freed in its
+ * release(), which must not outlive the module (see shim/cdev_shim_ctl.c). Registering a
+ * region again is refused while it is registered or still open, and waits for a release
+ * that is still pending; a failed registration leaves it ready to be registered again.
  */
 struct cdev_compat_region {
 	struct cdev cdev;

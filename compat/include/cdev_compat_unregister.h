@@ -5,8 +5,9 @@
  * Included by <cdev_compat.h>, and by the wrapper <linux/fs.h> in compat/wrap/ right after
  * the kernel's own <linux/fs.h>, so that a force-included build gets these macros at the
  * point where the kernel's definitions exist, after the driver's own pr_fmt. Needs only
- * <linux/fs.h> and the probe results. In redirect mode (CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
- * defined before the first include) the macros call the redirect functions instead.
+ * <linux/fs.h> and the probe results. In redirect mode (CDEV_COMPAT_REDIRECT := y in the
+ * module's Kbuild, which defines CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV for every file of the
+ * module) the macros call the redirect functions instead.
  *
  * unregister_chrdev() and __unregister_chrdev() become macros that count their arguments
  * and call a correctly typed static inline function, which calls the kernel's real function
@@ -19,6 +20,18 @@
  * CDEV_COMPAT_UNREGISTER_RETURNS_INT defined before the first include (e.g. ccflags-y +=
  * -DCDEV_COMPAT_UNREGISTER_RETURNS_INT); the result is then an int 0.
  */
+/*
+ * Redirect mode changes what unregister_chrdev() means, so it is set once for the whole
+ * module, by the fragment (CDEV_COMPAT_REDIRECT := y defines both macros below for every file,
+ * subdirectories included). A file that turns it on or off for itself alone would register
+ * through one path and unregister through the other: the kernel would free the numbers and
+ * not the cdev, and an open after unloading would fault. Checked at every inclusion, so a
+ * file that defines the switch after its first include is caught too.
+ */
+#if defined(CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV) != defined(CDEV_COMPAT_REDIRECT_MODULE_WIDE)
+#error "cdev-compat: redirect mode set or unset in this file only; set CDEV_COMPAT_REDIRECT := y in the module's Kbuild (every file of a module must agree) and do not define CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV in a source file or in CFLAGS_<file>.o"
+#endif
+
 #ifndef CDEV_COMPAT_UNREGISTER_H
 #define CDEV_COMPAT_UNREGISTER_H
 
@@ -29,7 +42,6 @@
 #if !defined(CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS) || !defined(CDEV_COMPAT___UNREGISTER_CHRDEV_ARGS)
 #error "cdev-compat: probe results missing; build with compat/cdev-compat.mk"
 #endif
-
 
 /**
  * cdev_compat_kernel_unregister_chrdev() - the kernel's own __unregister_chrdev()

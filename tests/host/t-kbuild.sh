@@ -14,7 +14,8 @@
 # - a cross build (ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, on the command line and in
 #   the environment) probes arm64 with the cross compiler and builds an aarch64 module;
 # - the probes use the caller's job count.
-# T_KBUILD=docs,trailing,shim,cross,jobs (default: all) runs only those parts (the mutants use
+# - redirect mode set or unset in one file only is a build error naming the file;
+# T_KBUILD=docs,trailing,shim,split,cross,jobs (default: all) runs only those parts (the mutants use
 # it to run the part that must notice them).
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -32,7 +33,7 @@ arm64=$("$HOST_TESTS/make-arm64-tree.sh")
 # The probes' results: a cache of this test's own, so they run here.
 export CDEV_COMPAT_CACHE=$work/cache
 
-parts=,${T_KBUILD:-docs,trailing,shim,cross,jobs},
+parts=,${T_KBUILD:-docs,trailing,shim,split,cross,jobs},
 part() { [[ $parts == *",$1,"* ]]; }
 
 # The make blocks of the docs, and the C block that goes with the helpers' one.
@@ -91,7 +92,22 @@ if part docs; then
 for mk in "${mks[@]}"; do
 	name=$(basename "$mk" .mk)
 	grep -q 'cdev-compat.mk' "$mk" || continue
-	if grep -q CDEV_COMPAT_FORCE_INCLUDE "$mk"; then
+	if grep -q CDEV_COMPAT_REDIRECT "$mk"; then
+		# Redirect mode: vlegacy.c as the block's driver.c, a module of one file.
+		for t in twoarg onearg backport; do
+			dir=$work/$name-redirect-$t
+			mkdir -p "$dir"
+			cp "$drivers/vlegacy/vlegacy.c" "$dir/driver.c"
+			printf 'obj-m := driver.o\n' >"$dir/Kbuild"
+			paste_block "$mk" >>"$dir/Kbuild"
+			status=0
+			kbuild "${kdir[$t]}" "$dir" "$dir/build.log" || status=$?
+			n=$(warnings "$dir/build.log" | wc -l)
+			served=$(nm "$dir/driver.ko" 2>/dev/null | grep -c ' T cdev_compat_redirect_register$' || true)
+			check "$name pasted, $t headers: an unmodified driver builds in redirect mode with W=1, no diagnostic, its register_chrdev() served by cdev-compat (status $status, $n diagnostics, $served definitions; log $dir/build.log)" \
+				eval '[ "$status" -eq 0 ] && [ "$n" -eq 0 ] && [ "$served" -eq 1 ]'
+		done
+	elif grep -q CDEV_COMPAT_FORCE_INCLUDE "$mk"; then
 		for t in twoarg onearg backport; do
 			dir=$work/$name-$t
 			legacy_tree "$dir" "$mk"
@@ -144,6 +160,76 @@ kbuild "${kdir[onearg]}" "$dir/shim" "$dir/build.log" || status=$?
 lists=$(nm "$dir/shim/cdev_shim.ko" 2>/dev/null | grep -c ' cdev_compat_redirects$' || true)
 check "cdev_shim (redirect mode in two files) has one redirect list (status $status, $lists lists)" \
 	eval '[ "$status" -eq 0 ] && [ "$lists" -eq 1 ]'
+fi
+
+# Redirect mode is module-wide: a file that sets or unsets it alone is a build error that
+# names the file; the module-wide setting builds a driver that registers in one file and
+# unregisters in another.
+if part split; then
+split_module() {
+	local dir=$1 head=$2
+	mkdir -p "$dir"
+	cat >"$dir/reg.c" <<'C'
+#include <linux/fs.h>
+#include <linux/module.h>
+
+void split_unregister(int major);
+static const struct file_operations split_fops = { .owner = THIS_MODULE };
+static int split_major;
+
+static int __init split_init(void)
+{
+	split_major = register_chrdev(0, "split", &split_fops);
+	return split_major < 0 ? split_major : 0;
+}
+
+static void __exit split_exit(void)
+{
+	split_unregister(split_major);
+}
+
+module_init(split_init);
+module_exit(split_exit);
+MODULE_LICENSE("GPL");
+C
+	{
+		printf '%s\n' "$head"
+		printf '#include <linux/fs.h>\n\nvoid split_unregister(int major);\n'
+		printf 'void split_unregister(int major)\n{\n\treturn unregister_chrdev(major, "split");\n}\n'
+	} >"$dir/unreg.c"
+	printf 'obj-m := split.o\nsplit-y := reg.o unreg.o\nCDEV_COMPAT_FORCE_INCLUDE := y\n' >"$dir/Kbuild"
+}
+for how in define cflags undef whole; do
+	dir=$work/split-$how
+	case "$how" in
+	define) split_module "$dir" '#define CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV' ;;
+	undef)
+		split_module "$dir" '#undef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV'
+		echo 'CDEV_COMPAT_REDIRECT := y' >>"$dir/Kbuild"
+		;;
+	*)
+		split_module "$dir" ''
+		[ "$how" = cflags ] || echo 'CDEV_COMPAT_REDIRECT := y' >>"$dir/Kbuild"
+		;;
+	esac
+	printf 'include %s\nCFLAGS_reg.o += -DCDEV_COMPAT_DEFINE_HELPERS\n' "$CDEV_TOP/compat/cdev-compat.mk" >>"$dir/Kbuild"
+	[ "$how" != cflags ] || echo 'CFLAGS_unreg.o += -DCDEV_COMPAT_REDIRECT_REGISTER_CHRDEV' >>"$dir/Kbuild"
+	status=0
+	kbuild "${kdir[twoarg]}" "$dir" "$dir/build.log" || status=$?
+	if [ "$how" = whole ]; then
+		n=$(warnings "$dir/build.log" | wc -l)
+		check "CDEV_COMPAT_REDIRECT := y: a module that registers in one file and unregisters in another builds with W=1, no diagnostic (status $status, $n diagnostics; log $dir/build.log)" \
+			eval '[ "$status" -eq 0 ] && [ "$n" -eq 0 ] && [ -f "$dir/split.ko" ]'
+	else
+		case "$how" in
+		define) what='defined in one source file only' ;;
+		cflags) what='set by CFLAGS_unreg.o only' ;;
+		undef) what='undefined in one source file of a CDEV_COMPAT_REDIRECT module' ;;
+		esac
+		check "redirect mode $what: the build stops with an error naming unreg.c (status $status; log $dir/build.log)" \
+			eval '[ "$status" -ne 0 ] && grep -q "redirect mode set or unset in this file only" "$dir/build.log" && grep -q "unreg.c" "$dir/build.log" && ! grep -q "reg.c:.*redirect mode" "$dir/build.log"'
+	fi
+done
 fi
 
 # Cross builds: the probes see the target architecture and the cross compiler.

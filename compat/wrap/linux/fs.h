@@ -6,7 +6,7 @@
  * It includes the kernel's own <linux/fs.h>; in a force-included build
  * (CDEV_COMPAT_FORCE_INCLUDE) it then adds the unregister_chrdev() macros, at the point where
  * the driver includes the kernel's declarations, after the driver's own pr_fmt. In redirect
- * mode (CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV) it adds all of <cdev_compat.h>. Otherwise it
+ * mode (CDEV_COMPAT_REDIRECT := y, module-wide) it adds all of <cdev_compat.h>. Otherwise it
  * adds nothing.
  */
 #include_next <linux/fs.h>

@@ -1,6 +1,7 @@
 # bench-summary.awk - summary of 60-bench.sh's rounds: input lines "round<TAB>device<TAB>
-# open+close ns<TAB>read1 ns", devices a (legacy), b (cdev-compat), c (redirect). Prints each
-# device's median ns/op per metric, then b/a and c/a per round: median, min, max.
+# open+close ns<TAB>read1 ns", devices a (native), b (cdev-compat), c (redirect), one fops body.
+# Prints each device's median ns/op per metric, then b/a and c/a per round: median, min, max,
+# and the target (at most 1.02: the same file operations, registered another way).
 # Variables: rounds, ops, kernel.
 { v[$1, $2, "open+close"] = $3; v[$1, $2, "read1"] = $4 }
 function med(a, n,   i, j, t) {
@@ -23,7 +24,7 @@ END {
 				x[r] = v[r, k, ms[m]] / v[r, "a", ms[m]]
 				if (x[r] < lo) lo = x[r]; if (x[r] > hi) hi = x[r]
 			}
-			printf "# bench: %s %s ratio %s/a: median %.3f, min %.3f, max %.3f\n", kernel, ms[m], k, med(x, rounds), lo, hi
+			printf "# bench: %s %s ratio %s/a: median %.3f, min %.3f, max %.3f (target <= 1.02)\n", kernel, ms[m], k, med(x, rounds), lo, hi
 		}
 	}
 }

@@ -224,6 +224,68 @@ static int cmd_reuse(const char *id_s, const char *unreg_s)
 	return 0;
 }
 
+/* Write @n to this thread's fail-nth; return what was left of the last one (0: it fired). */
+static unsigned long fail_nth(unsigned long n)
+{
+	char buf[32];
+	unsigned long left;
+	ssize_t len;
+	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
+
+	if (fd < 0 || (len = read(fd, buf, sizeof(buf) - 1)) < 0) {
+		perror("cdev-shim-test: /proc/thread-self/fail-nth");
+		exit(2);
+	}
+	buf[len] = '\0';
+	left = strtoul(buf, NULL, 10);
+	len = snprintf(buf, sizeof(buf), "%lu", n);
+	if (lseek(fd, 0, SEEK_SET) || write(fd, buf, len) != len) {
+		perror("cdev-shim-test: /proc/thread-self/fail-nth");
+		exit(2);
+	}
+	close(fd);
+	return left;
+}
+
+/*
+ * Fail the n-th fault-injection point of registering handle @id again, for n = 1, 2, ...
+ * until a registration passes every point: each failure must be ENOMEM, and the same handle
+ * must register again at once, without a fault (a failed cdev_add() must not leave it
+ * "in use"). Prints the points, the ENOMEMs, the handles left stuck and other errnos.
+ */
+static int cmd_failnth_reuse(const char *id_s)
+{
+	struct cdev_shim_reuse_req req = { .id = num(id_s), .unregister_first = 1 };
+	unsigned long n, enomem = 0, stuck = 0, other = 0;
+	int fd = ctl_fd(), ret, err;
+
+	for (n = 1; n < 64; n++) {
+		fail_nth(n);
+		ret = ioctl(fd, CDEV_SHIM_IOC_REUSE, &req);
+		err = errno;
+		if (fail_nth(0)) {
+			if (ret)
+				other++;
+			break;
+		}
+		if (!ret)
+			continue;
+		if (err != ENOMEM) {
+			fprintf(stderr, "point %lu: %s\n", n, errname(err));
+			other++;
+		} else {
+			enomem++;
+		}
+		if (ioctl(fd, CDEV_SHIM_IOC_REUSE, &req)) {
+			fprintf(stderr, "point %lu: the handle does not register again: %s\n",
+				n, errname(errno));
+			stuck++;
+		}
+	}
+	printf("points=%lu enomem=%lu stuck=%lu other=%lu\n", n - 1, enomem, stuck, other);
+	return stuck || other ? 1 : 0;
+}
+
 static int cmd_redirect(const char *on_s)
 {
 	__u32 on = num(on_s);
@@ -351,6 +413,8 @@ int main(int argc, char **argv)
 		return cmd_unregister(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "reuse"))
 		return cmd_reuse(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "failnth-reuse"))
+		return cmd_failnth_reuse(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "redirect"))
 		return cmd_redirect(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "bench"))
@@ -360,7 +424,8 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES [faulty] |\n"
 		"       register-readonly MAJOR BASEMINOR COUNT NODES |\n"
 		"       faultloop MAJOR BASEMINOR COUNT NODES ATTEMPTS |\n"
-		"       unregister ID | reuse ID 0|1 | redirect 0|1 | bench PATH N |\n"
+		"       unregister ID | reuse ID 0|1 | failnth-reuse ID | redirect 0|1 |\n"
+		"       bench PATH N |\n"
 		"       stress PATH THREADS N\n");
 	return 2;
 }

@@ -15,7 +15,7 @@ shim_unload
 before=$(chrdevs)
 ktap_check load shim_load
 names=$(lines_added "$before" "$(chrdevs)" | while read -r _ name; do echo "$name"; done | sort | tr '\n' ' ')
-want="cdev_shim cdev_shim_ctl cdev_shim_legacy1 cdev_shim_legacy2 cdev_shim_ranged3 cdev_shim_ranged4 cdev_shim_redirect "
+want="cdev_shim cdev_shim_bench_cdev cdev_shim_bench_native cdev_shim_bench_redirect cdev_shim_ctl cdev_shim_legacy1 cdev_shim_legacy2 cdev_shim_ranged3 cdev_shim_ranged4 cdev_shim_redirect "
 expect proc_devices_gains_exactly "gained '$names', want '$want'" test "$names" = "$want"
 
 # Node names and modes: the main device 0666, the control device 0600, legacy ones default.

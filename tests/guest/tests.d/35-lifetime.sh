@@ -69,6 +69,7 @@ else
 	expect reuse_while_open_ebusy "reuse $id 1 with the node open: '$out'" test "$out" = "error=EBUSY"
 	exec 5<&-
 	rm -f "$node"
+	"$SHIM_TEST" unregister "$id" >/dev/null
 	out=$("$SHIM_TEST" register 0 0 1 0)
 	id=$(field id "$out")
 	out=$("$SHIM_TEST" reuse "$id" 1)

@@ -28,7 +28,7 @@ if [ ${#absent[@]} -gt 0 ]; then
 	exit
 fi
 
-ktap_plan 11
+ktap_plan 12
 ktap_check load shim_load
 before=$(chrdevs)
 leak_clear() { echo clear >"$dbg/kmemleak"; }
@@ -80,6 +80,22 @@ inject() {
 	expect "${attr}_errors_clean" "$other attempts failed with another errno than ENOMEM" test "$other" -eq 0
 	expect "${attr}_some_registrations_survive" "no attempt succeeded" test "$ok" -gt 0
 }
+
+# Every allocation of registering a handle again fails once, in turn (fail-nth: the n-th
+# fault-injection point of the call fails), cdev_add()'s kobj_map() among them: each must be
+# ENOMEM and leave the handle ready to register again at once.
+echo N >"$dbg/failslab/ignore-gfp-wait"
+out=$("$SHIM_TEST" register 0 0 4 0)
+id=$(field id "$out")
+if [ -z "$id" ]; then
+	ktap_fail failed_register_leaves_handle_usable "register 0 0 4 0: $out"
+else
+	out=$("$SHIM_TEST" failnth-reuse "$id" 2>/tmp/failnth.err)
+	ktap_diag "failnth-reuse: $out $(tr '\n' ' ' </tmp/failnth.err)"
+	expect failed_register_leaves_handle_usable "$out" \
+		eval '[ "$(field stuck "$out")" = 0 ] && [ "$(field other "$out")" = 0 ] && [ "$(field enomem "$out")" -ge 2 ]'
+	"$SHIM_TEST" unregister "$id" >/dev/null
+fi
 
 INJECTED=0
 inject failslab 1000 10000 0

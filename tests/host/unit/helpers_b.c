@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The second file of the two-file module in helpers_test.c: a legacy driver's other
- * translation unit in redirect mode, without CDEV_COMPAT_DEFINE_HELPERS. It registers and
- * unregisters through the same per-module list as the first file.
+ * translation unit in redirect mode (module-wide, from the command line), without
+ * CDEV_COMPAT_DEFINE_HELPERS. It registers and unregisters through the same per-module list
+ * as the first file.
  */
-#define CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
 #include <linux/fs.h>
 #include <cdev_compat.h>
 

@@ -6,12 +6,14 @@
  * the inode->i_cdev step; a handle that is still registered or still open is refused; a
  * region freed at run time through its parent kobject; device nodes by name prefix;
  * class_create() in both spellings; redirect mode registering in one file and unregistering
- * in the other, unregistering while a file is open, the owner, a miss; and no leak at the
- * end. Built with AddressSanitizer: a cdev freed while a file holds it is a reported
+ * in the other, unregistering while a file is open, the owner, a miss; a failed cdev_add(),
+ * the unregister order for a region its cdev alone keeps alive, and kobject releases that run
+ * late (MOCK_DELAYED_RELEASE, as CONFIG_DEBUG_KOBJECT_RELEASE); and no leak at the end.
+ * Redirect mode is module-wide, as the fragment sets it (t-helpers.sh defines it for both
+ * files). Built with AddressSanitizer: a cdev freed while a file holds it is a reported
  * use-after-free. One TAP line per check, unbuffered.
  */
 #define CDEV_COMPAT_DEFINE_HELPERS
-#define CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
 #include <linux/fs.h>
 #include <cdev_compat.h>
 
@@ -24,8 +26,9 @@ static void check(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%sok - %d-arg, class_create %s: ", cond ? "" : "not ", MOCK_ARGS,
-	       MOCK_CLASS_OWNER ? "(owner, name)" : "(name)");
+	printf("%sok - %d-arg, class_create %s%s: ", cond ? "" : "not ", MOCK_ARGS,
+	       MOCK_CLASS_OWNER ? "(owner, name)" : "(name)",
+	       MOCK_DELAYED_RELEASE ? ", delayed releases" : "");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -36,6 +39,15 @@ static void check(int cond, const char *fmt, ...)
 }
 
 static const struct file_operations fops = { .owner = NULL };
+static const struct file_operations owned_fops = { .owner = THIS_MODULE };
+static struct module other_module;
+static const struct file_operations other_fops = { .owner = &other_module };
+
+/* References to the module's own kobject: 1 when no cdev holds it. */
+static int module_kobj_refs(void)
+{
+	return kref_read(&THIS_MODULE->mkobj.kobj.kref);
+}
 
 static void test_ranges(void)
 {
@@ -159,6 +171,7 @@ static void test_parent(void)
 	check(!obj_released, "a region freed at run time waits for the last close (parent)");
 	if (in)
 		mock_close(in);
+	mock_run_delayed();
 	check(obj_released == 1, "the last close frees the object through its release()");
 }
 
@@ -219,24 +232,27 @@ static void test_redirect(void)
 	struct inode *in;
 	int maj, kmaj;
 
-	maj = b_register(0, &fops);
+	maj = b_register(0, &owned_fops);
 	in = maj > 0 ? mock_open(MKDEV(maj, 7)) : NULL;
 	check(in && cdev_compat_redirect_serves(in) && in->i_cdev->owner == THIS_MODULE,
-	      "redirect: register_chrdev() in one file, a cdev owned by the module (%d)", maj);
+	      "redirect: register_chrdev() in one file, a cdev owned by fops->owner (%d)", maj);
 	if (in)
 		mock_close(in);
 	mock_msgs = 0;
 	unregister_chrdev(maj, "b_dev");
+	mock_run_delayed();
 	check(mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0 && !mock_msgs,
 	      "redirect: unregister_chrdev() in the other file finds it and frees everything");
 
-	maj = register_chrdev(0, "here", &fops);
+	maj = register_chrdev(0, "here", &owned_fops);
 	in = mock_open(MKDEV(maj, 0));
 	b_unregister(maj);
+	mock_run_delayed();
 	check(mock_mapped() == 0 && mock_regions() == 0 && mock_cdevs_alive == 1,
 	      "redirect: unregistered while open, the cdev lives on for the open file");
 	if (in)
 		mock_close(in);
+	mock_run_delayed();
 	check(mock_cdevs_alive == 0 && mock_this_module.refs == 0,
 	      "redirect: the last close frees the cdev and drops the module");
 
@@ -252,17 +268,115 @@ static void test_redirect(void)
 	kmaj = (__register_chrdev)(0, 0, 256, "kernel", &fops);
 	mock_msgs = 0;
 	unregister_chrdev(kmaj, "kernel");
-	check(mock_msgs == 1 && strstr(mock_last_msg, "did not register") &&
-	      mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0,
-	      "redirect: a range the kernel registered warns and goes to the kernel");
+	mock_run_delayed();
+	check(mock_msgs == 0 && mock_regions() == 0 && mock_mapped() == 0 &&
+	      mock_cdevs_alive == 0,
+	      "redirect: a range the kernel registered goes to the kernel, silently as there");
+	mock_msgs = 0;
+	unregister_chrdev(77, "nobody");
+	check(mock_msgs == 0, "redirect: an unregister of a range nobody registered is silent");
 
 	maj = register_chrdev(600, "toobig", &fops);
 	check(maj == -EINVAL && mock_regions() == 0, "redirect: major 600 is -EINVAL (%d)", maj);
+	maj = b_register_range(10, MINORMASK, 2, &fops);
+	check(maj == -EINVAL && mock_regions() == 0 && mock_mapped() == 0,
+	      "redirect: a fixed range past one major is -EINVAL, as __register_chrdev() (%d)",
+	      maj);
+
+	maj = b_register(0, &other_fops);
+	in = maj > 0 ? mock_open(MKDEV(maj, 0)) : NULL;
+	check(in && in->i_cdev->owner == &other_module && other_module.refs == 1,
+	      "redirect: the cdev's owner is fops->owner, not the calling module (%d)", maj);
+	if (in)
+		mock_close(in);
+	b_unregister(maj);
+}
+
+/* A failed cdev_add() leaves the handle as it was: it registers again at once. */
+static void test_failed_add(void)
+{
+	struct cdev_compat_region r = { 0 };
+	int ret, refs;
+
+	mock_run_delayed();
+	refs = module_kobj_refs();
+	mock_fail_cdev_add = 1;
+	ret = cdev_compat_register(&r, 0, 0, 4, "noadd", &fops);
+	check(ret == -ENOMEM && mock_regions() == 0 && mock_mapped() == 0 && !r.count &&
+	      !kref_read(&r.cdev.kobj.kref) && !mock_delayed_pending() &&
+	      module_kobj_refs() == refs,
+	      "a failed cdev_add() is returned and undone: no range, no reference, nothing pending (%d)",
+	      ret);
+	ret = cdev_compat_register(&r, 0, 0, 4, "noadd", &fops);
+	check(ret == 0 && r.count == 4,
+	      "after a failed cdev_add() the same handle registers again (%d)", ret);
+	cdev_compat_unregister(&r);
+}
+
+/*
+ * The documented parent pattern with the driver's own reference dropped first: the cdev
+ * alone keeps the object, and cdev_del() frees it; unregister must not read the region after.
+ */
+static void test_unregister_order(void)
+{
+	struct obj *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	int before = obj_released;
+
+	kobject_init_mock(&o->kobj, obj_release);
+	o->r.parent = &o->kobj;
+	cdev_compat_register(&o->r, 0, 0, 2, "order", &fops);
+	kobject_put(&o->kobj);
+	cdev_compat_unregister(&o->r);
+	mock_run_delayed();
+	check(obj_released == before + 1 && mock_regions() == 0 && mock_mapped() == 0,
+	      "unregister of a region its cdev alone kept: numbers freed, object freed once");
+}
+
+/*
+ * Releases that run late: unregistering with no file open leaves nothing pending (the caller
+ * may free the region at once); a release pending after a last close holds the module's
+ * kobject (unloading waits) and is waited for before the handle is registered again.
+ */
+static void test_late_release(void)
+{
+	struct cdev_compat_region *h = kzalloc(sizeof(*h), GFP_KERNEL);
+	struct cdev_compat_region r = { 0 };
+	struct inode *in;
+	int ret, refs;
+
+	mock_run_delayed();
+	refs = module_kobj_refs();
+	cdev_compat_register(h, 0, 0, 1, "freed", &fops);
+	check(module_kobj_refs() == refs + 1, "a registered cdev holds the module's kobject");
+	cdev_compat_unregister(h);
+	check(!mock_delayed_pending() && module_kobj_refs() == refs,
+	      "unregister with no file open: the release has run when it returns");
+	kfree(h);
+
+	cdev_compat_register(&r, 0, 0, 1, "late", &fops);
+	in = mock_open(r.first);
+	cdev_compat_unregister(&r);
+	if (in)
+		mock_close(in);
+	check(module_kobj_refs() == refs + !!MOCK_DELAYED_RELEASE,
+	      "a release pending after the last close still holds the module's kobject (%d refs)",
+	      module_kobj_refs());
+	ret = cdev_compat_register(&r, 0, 0, 1, "late", &fops);
+	check(ret == 0 && !mock_delayed_pending() && module_kobj_refs() == refs + 1,
+	      "registering the handle again waits for its pending release (%d)", ret);
+	in = mock_open(r.first);
+	check(in && in->i_cdev == &r.cdev, "... and the new registration serves opens");
+	if (in)
+		mock_close(in);
+	cdev_compat_unregister(&r);
+	mock_run_delayed();
+	check(module_kobj_refs() == refs, "every release ran: the module's kobject is free");
 }
 
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	kobject_init_mock(&THIS_MODULE->mkobj.kobj, NULL);
 	test_ranges();
 	test_register();
 	test_open_across_unregister();
@@ -270,10 +384,14 @@ int main(void)
 	test_nodes();
 	test_class_create();
 	test_redirect();
+	test_failed_add();
+	test_unregister_order();
+	test_late_release();
+	mock_run_delayed();
 	check(mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0 &&
 	      mock_allocs == 0 && mock_devices_alive == 0 && mock_classes_alive == 0 &&
-	      mock_this_module.refs == 0,
-	      "nothing left: %d ranges, %d mapped, %d cdevs, %d allocations", mock_regions(),
-	      mock_mapped(), mock_cdevs_alive, mock_allocs);
+	      mock_this_module.refs == 0 && module_kobj_refs() == 1,
+	      "nothing left: %d ranges, %d mapped, %d cdevs, %d allocations, %d module kobject refs",
+	      mock_regions(), mock_mapped(), mock_cdevs_alive, mock_allocs, module_kobj_refs());
 	return failures ? 1 : 0;
 }

@@ -75,7 +75,8 @@ void kobject_init_mock(struct kobject *kobj, void (*release)(struct kobject *kob
 {
 	memset(kobj, 0, sizeof(*kobj));
 	kobj->kref.refcount = 1;
-	kobj->release = release;
+	kobj->ktype_release = release;
+	kobj->state_initialized = 1;
 }
 
 struct kobject *kobject_get(struct kobject *kobj)
@@ -90,16 +91,85 @@ struct kobject *kobject_get(struct kobject *kobj)
 	return kobj;
 }
 
+#define MOCK_PENDING 64
+static struct kobject *pending[MOCK_PENDING];
+
+#if MOCK_DELAYED_RELEASE
+static void kobject_delayed_cleanup(struct work_struct *work)
+{
+	(void)work;
+}
+#endif
+
+static void kobject_cleanup(struct kobject *kobj)
+{
+	int i;
+
+	for (i = 0; i < MOCK_PENDING; i++)
+		if (pending[i] == kobj)
+			pending[i] = NULL;
+	kobj->release.pending = 0;
+	if (kobj->ktype_release)
+		kobj->ktype_release(kobj);
+}
+
 void kobject_put(struct kobject *kobj)
 {
+	int i;
+
 	if (!kobj)
 		return;
 	if (kobj->kref.refcount <= 0) {
 		fprintf(stderr, "mock: kobject_put on a released kobject\n");
 		abort();
 	}
-	if (--kobj->kref.refcount == 0 && kobj->release)
-		kobj->release(kobj);
+	if (--kobj->kref.refcount)
+		return;
+#if MOCK_DELAYED_RELEASE
+	kobj->release.work.func = kobject_delayed_cleanup;
+	kobj->release.pending = 1;
+	for (i = 0; i < MOCK_PENDING && pending[i]; i++)
+		;
+	if (i == MOCK_PENDING) {
+		fprintf(stderr, "mock: too many pending releases\n");
+		abort();
+	}
+	pending[i] = kobj;
+#else
+	(void)i;
+	kobject_cleanup(kobj);
+#endif
+}
+
+void flush_delayed_work(struct delayed_work *dwork)
+{
+	if (dwork->pending)
+		kobject_cleanup(container_of(dwork, struct kobject, release));
+}
+
+/* A release may put a parent whose release is delayed in turn: run until none is left. */
+int mock_run_delayed(void)
+{
+	int i, n = 0;
+
+	while (mock_delayed_pending()) {
+		for (i = 0; i < MOCK_PENDING; i++) {
+			if (pending[i]) {
+				kobject_cleanup(pending[i]);
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+int mock_delayed_pending(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < MOCK_PENDING; i++)
+		n += pending[i] != NULL;
+	return n;
 }
 
 int kobject_set_name(struct kobject *kobj, const char *fmt, ...)
@@ -133,6 +203,10 @@ static void cdev_dynamic_release(struct kobject *kobj)
 
 void cdev_init(struct cdev *cdev, const struct file_operations *fops)
 {
+	if (cdev->kobj.release.pending) {
+		fprintf(stderr, "mock: cdev_init on a cdev whose release is still pending\n");
+		abort();
+	}
 	memset(cdev, 0, sizeof(*cdev));
 	kobject_init_mock(&cdev->kobj, cdev_default_release);
 	cdev->ops = fops;
@@ -157,12 +231,18 @@ void cdev_set_parent(struct cdev *p, struct kobject *kobj)
 #define MOCK_MAP 64
 static struct cdev *map[MOCK_MAP];
 
+int mock_fail_cdev_add;
+
 int cdev_add(struct cdev *p, dev_t dev, unsigned int count)
 {
 	int i;
 
 	p->dev = dev;
 	p->count = count;
+	if (mock_fail_cdev_add) {
+		mock_fail_cdev_add = 0;
+		return -ENOMEM;
+	}
 	for (i = 0; i < MOCK_MAP; i++) {
 		if (!map[i]) {
 			map[i] = p;

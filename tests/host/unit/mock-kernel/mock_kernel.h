@@ -94,25 +94,56 @@ struct mutex {
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 
-/* module.h */
-struct module {
-	int refs;
+/* The kernel's configuration: sysfs, and (-DMOCK_DELAYED_RELEASE) kobject release debugging. */
+#define CONFIG_SYSFS 1
+#if MOCK_DELAYED_RELEASE
+#define CONFIG_DEBUG_KOBJECT_RELEASE 1
+#endif
+
+/* workqueue.h: only what a kobject's delayed release uses. */
+struct work_struct {
+	void (*func)(struct work_struct *work);
 };
-extern struct module mock_this_module;
-#define THIS_MODULE (&mock_this_module)
+struct delayed_work {
+	struct work_struct work;
+	int pending;
+};
+/* Runs the work now if it is pending, as the kernel's waits for it. */
+void flush_delayed_work(struct delayed_work *dwork);
 
 /* kref.h, kobject.h */
 struct kref {
 	int refcount;
 };
 static inline unsigned int kref_read(const struct kref *k) { return k->refcount; }
+/*
+ * With MOCK_DELAYED_RELEASE the last put only schedules the release (@release, as the
+ * kernel's kobject does with CONFIG_DEBUG_KOBJECT_RELEASE); mock_run_delayed() runs every
+ * pending one, as time passing does. Clearing a kobject whose release is pending aborts
+ * (cdev_init()), as the kernel's pending timer in freed or cleared memory would crash.
+ */
 struct kobject {
 	struct kref kref;
 	struct kobject *parent;
-	void (*release)(struct kobject *kobj);
+	void (*ktype_release)(struct kobject *kobj);
+	struct delayed_work release;
 	char name[64];
+	unsigned int state_initialized:1;
 };
 void kobject_init_mock(struct kobject *kobj, void (*release)(struct kobject *kobj));
+int mock_run_delayed(void);
+int mock_delayed_pending(void);
+
+/* module.h: the module's own kobject, which unloading waits for (free_module()). */
+struct module_kobject {
+	struct kobject kobj;
+};
+struct module {
+	int refs;
+	struct module_kobject mkobj;
+};
+extern struct module mock_this_module;
+#define THIS_MODULE (&mock_this_module)
 struct kobject *kobject_get(struct kobject *kobj);
 void kobject_put(struct kobject *kobj);
 int kobject_set_name(struct kobject *kobj, const char *fmt, ...) __printf(2, 3);
@@ -138,6 +169,8 @@ struct cdev *cdev_alloc(void);
 int cdev_add(struct cdev *cdev, dev_t dev, unsigned int count);
 void cdev_del(struct cdev *cdev);
 void cdev_set_parent(struct cdev *p, struct kobject *kobj);
+/* The next cdev_add() fails with -ENOMEM (as kobj_map() does without memory), once. */
+extern int mock_fail_cdev_add;
 int register_chrdev_region(dev_t from, unsigned int count, const char *name);
 int alloc_chrdev_region(dev_t *dev, unsigned int baseminor, unsigned int count,
 			const char *name);
