@@ -1686,7 +1686,14 @@ def main():
             if want_define and not defined and f.endswith('.c'):
                 text = DEFINE + NL + text
                 defined = True
-            inserts.setdefault(f, []).append((line, text))
+            # Nothing it declares may come first: a handle declared above the last
+            # #include (a global before it) gets the include just before it, at its line.
+            early = [ln for ln, t in inserts.get(f, []) if abs(ln) < line]
+            if early:
+                line = min(early, key=abs)
+                inserts[f].insert(0, (line, text))
+            else:
+                inserts.setdefault(f, []).append((line, text))
         elif want_include and want_define and not defined and f.endswith('.c'):
             m = includes_header(s)
             edits.setdefault(f, []).append((m.start(), m.start(), DEFINE + NL))

@@ -9,6 +9,7 @@
 # (tests/legacy/stage-corpus.sh): the drivers as written, with the header force-included, and
 # converted, each built with W=1 against the two-arg and the one-arg headers: every module
 # builds, with no diagnostic at all (the drivers' own or the header's, modpost's included).
+# T_MIGRATE_SHAPES=NAME,... runs only those shapes' expect files.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -58,7 +59,7 @@ finish() {
 		check "$name: a second run changes nothing (status $st)" \
 			eval "[ $st -eq 0 ] && diff -r -q '$run_dir' '$run_dir.again' >/dev/null"
 	fi
-	local c kind rest file text
+	local c kind rest file text first second a b
 	for c in "${checks[@]}"; do
 		kind=${c%% *} rest=${c#* }
 		case "$kind" in
@@ -84,6 +85,14 @@ finish() {
 				check "$name: $file lacks '$text'" eval '! grep -qF -- "$text" "$run_dir/$file"'
 			fi
 			;;
+		before)
+			file=${rest%%$'\t'*} text=${rest#*$'\t'}
+			first=${text%%$'\t'*} second=${text#*$'\t'}
+			a=$(grep -nF -m1 -- "$first" "$run_dir/$file" | cut -d: -f1 || true)
+			b=$(grep -nF -m1 -- "$second" "$run_dir/$file" | cut -d: -f1 || true)
+			check "$name: in $file, '$first' (line ${a:-none}) comes before '$second' (line ${b:-none})" \
+				eval '[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]'
+			;;
 		*) not_ok "$shape/expect: unknown check '$c'" ;;
 		esac
 	done
@@ -93,6 +102,7 @@ runs=0
 for shape_dir in "$corpus"/*/; do
 	shape_dir=${shape_dir%/}
 	shape=$(basename "$shape_dir")
+	[ -z "${T_MIGRATE_SHAPES:-}" ] || [[ ,$T_MIGRATE_SHAPES, == *",$shape,"* ]] || continue
 	[ -f "$shape_dir/expect" ] || { not_ok "$shape: no expect file"; continue; }
 	n=0 in_run=0
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -127,6 +137,8 @@ for shape_dir in "$corpus"/*/; do
 done
 check "the corpus has at least 8 shapes with runs ($runs runs)" \
 	test "$(find "$corpus" -name expect | wc -l)" -ge 8
+# T_MIGRATE_SHAPES=early,range: only those shapes' runs (the mutants use it), no builds.
+[ -z "${T_MIGRATE_SHAPES:-}" ] || exit 0
 
 # The corpus as the guests get it: stage, then build both variants on both trees.
 staged=$work/staged
