@@ -22,7 +22,11 @@ declare -A dev=([a]=/dev/cdev_shim_bench_native [b]=/dev/cdev_shim_bench_cdev
 for k in a b c; do
 	rm -f "${dev[$k]}"
 	maj=$(major_of "${dev[$k]#/dev/}")
-	[ -n "$maj" ] && mknod "${dev[$k]}" c "$maj" 0 || { ktap_fail bench_runs "no ${dev[$k]#/dev/} in /proc/devices"; ktap_done; exit; }
+	if [ -z "$maj" ] || ! mknod "${dev[$k]}" c "$maj" 0; then
+		ktap_fail bench_runs "no ${dev[$k]#/dev/} in /proc/devices, or mknod failed"
+		ktap_done
+		exit
+	fi
 done
 : >/tmp/bench.tsv
 for ((r = 1; r <= rounds; r++)); do
