@@ -5,7 +5,7 @@
 #
 # Every *.c beside this script is one positive probe for one API variant; its header comment
 # names its set ("Set:") and the macro it defines when it compiles ("Defines:"). All probes are
-# compiled in one Kbuild pass (-k, parallel, -Werror). Exactly one variant of each set must
+# compiled in one Kbuild pass (-k, parallel, -Werror, syntax and types only). Exactly one variant of each set must
 # compile, or this script fails naming the probe and the path of its kept log.
 #
 # Results are cached per kernel release + build dir (+ the probes, this script and the extra
@@ -23,8 +23,14 @@
 # writable by anyone else; otherwise it is ignored and the probes run in a private directory.
 set -euo pipefail
 
-probes_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The cached (warm) path runs three programs (stat twice, sha256sum once); the rest is bash.
+case "${BASH_SOURCE[0]}" in
+*/*) probes_dir=${BASH_SOURCE[0]%/*} ;;
+*) probes_dir=. ;;
+esac
+probes_dir=$(cd "$probes_dir" && pwd)
 me=cdev-compat-probes
+uid=$EUID
 
 die() {
 	printf '%s: error: %s\n' "$me" "$*" >&2
@@ -39,22 +45,25 @@ kdir=$(cd "$kdir_arg" && pwd -P)
 [ -f "$kdir/Makefile" ] || die "'$kdir' has no Makefile: not a kernel build directory"
 uts=$kdir/include/generated/utsrelease.h
 [ -f "$uts" ] || die "'$kdir' has no include/generated/utsrelease.h: not a configured kernel build directory"
-release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$uts")
+release=
+while IFS= read -r line; do
+	case "$line" in
+	'#define UTS_RELEASE "'*'"')
+		release=${line#'#define UTS_RELEASE "'}
+		release=${release%'"'}
+		;;
+	esac
+done <"$uts"
 [ -n "$release" ] || die "cannot read the kernel release from $uts"
 
-# trusted_dir DIR - DIR is a directory owned by this user or root, not writable by group or
-# others (sticky world-writable /tmp-like dirs are not trusted either).
-trusted_dir() {
-	local owner mode
-	[ -d "$1" ] && [ ! -L "$1" ] || return 1
-	read -r owner mode < <(stat -c '%u %a' "$1") || return 1
-	[ "$owner" -eq "$(id -u)" ] || [ "$owner" -eq 0 ] || return 1
-	[ $((8#$mode & 8#022)) -eq 0 ]
+# safe OWNER MODE - owned by this user or root, not writable by group or others.
+safe() {
+	{ [ "$1" -eq "$uid" ] || [ "$1" -eq 0 ]; } && [ $((8#$2 & 8#022)) -eq 0 ]
 }
 
 # make_cache_dir DIR - create DIR (and missing parents) with mode 0755, whatever the umask.
 make_cache_dir() {
-	(umask 022 && mkdir -p "$1") 2>/dev/null
+	[ -d "$1" ] || (umask 022 && mkdir -p "$1") 2>/dev/null
 }
 
 if [ -n "${CDEV_COMPAT_CACHE:-}" ]; then
@@ -70,41 +79,55 @@ else
 	fi
 fi
 make_cache_dir "$cache/probes" || die "cannot create the probe cache $cache/probes"
-trusted=1
-for d in "$cache" "$cache/probes"; do
-	if ! trusted_dir "$d"; then
-		printf '%s: warning: not using the probe cache %s: %s is not owned by uid %s or root, or is writable by others\n' \
-			"$me" "$cache/probes" "$d" "$(id -u)" >&2
-		trusted=0
-		break
-	fi
-done
 
 shopt -s nullglob
 sources=("$probes_dir"/*.c)
 [ ${#sources[@]} -gt 0 ] || die "no probes in $probes_dir"
 
-# The key: what the results depend on. The .config and the build dir's Makefile change when
-# the headers are replaced in place.
+# The key: what the results depend on, read from the files' names, sizes and times, not from
+# their contents. The .config and the build dir's Makefile change when the headers are
+# replaced in place; a probe or this script changes in size or time when edited.
 key=$({
 	printf '%s\n%s\n' "$release" "$kdir"
 	printf '%s\n' "$@"
-	stat -c '%n %s %Y' "$kdir/.config" "$kdir/Makefile" "$uts" 2>/dev/null || true
-	cat "${sources[@]}" "${BASH_SOURCE[0]}"
-} | sha256sum | cut -c1-16)
+	stat -c '%n %s %Y' "$kdir/.config" "$kdir/Makefile" "$uts" "${sources[@]}" \
+		"${BASH_SOURCE[0]}" 2>/dev/null || true
+} | sha256sum)
+key=${key:0:16}
 entry=$cache/probes/$release-$key
+
+# stat_safe PATH... - every PATH exists, no symbolic link, a directory where PATH ends in "/"
+# and a regular file otherwise, owned by this user or root, not writable by group or others.
+# One stat(1) for all of them.
+stat_safe() {
+	local owner mode kind want n=0 paths=("$@")
+	while read -r owner mode kind; do
+		want="regular file"
+		[ "${paths[n]: -1}" != / ] || want=directory
+		[ "$kind" = "$want" ] && safe "$owner" "$mode" || return 1
+		n=$((n + 1))
+	done < <(stat -c '%u %a %F' "$@" 2>/dev/null)
+	[ "$n" -eq $# ]
+}
 
 # usable_entry DIR - a complete result that nobody else could have written into.
 usable_entry() {
-	local f owner mode
-	trusted_dir "$1" || return 1
-	[ -f "$1/cdev_compat_probes.h" ] || return 1
-	for f in "$1/cdev_compat_probes.h" "$1/probes.txt"; do
-		[ -f "$f" ] && [ ! -L "$f" ] || return 1
-		read -r owner mode < <(stat -c '%u %a' "$f") || return 1
-		{ [ "$owner" -eq "$(id -u)" ] || [ "$owner" -eq 0 ]; } && [ $((8#$mode & 8#022)) -eq 0 ] || return 1
-	done
+	stat_safe "$1/" "$1/cdev_compat_probes.h" "$1/probes.txt"
 }
+
+# A cached result in a cache nobody else can write into: one look.
+if [ -e "$entry" ] && stat_safe "$cache/" "$cache/probes/" "$entry/" \
+	"$entry/cdev_compat_probes.h" "$entry/probes.txt"; then
+	printf '%s\n' "$entry"
+	exit 0
+fi
+
+trusted=1
+if ! stat_safe "$cache/" "$cache/probes/"; then
+	printf '%s: warning: not using the probe cache %s: %s or %s is not owned by uid %s or root, or is writable by others\n' \
+		"$me" "$cache/probes" "$cache" "$cache/probes" "$uid" >&2
+	trusted=0
+fi
 
 if [ "$trusted" -eq 1 ] && [ -e "$entry" ]; then
 	if usable_entry "$entry"; then
@@ -112,7 +135,7 @@ if [ "$trusted" -eq 1 ] && [ -e "$entry" ]; then
 		exit 0
 	fi
 	printf '%s: warning: ignoring the probe cache entry %s (incomplete, or not owned by uid %s or root, or writable by others); probing again\n' \
-		"$me" "$entry" "$(id -u)" >&2
+		"$me" "$entry" "$uid" >&2
 	trusted=0
 fi
 
@@ -133,10 +156,16 @@ done
 
 # Each probe's compiler diagnostics go to its own log. The override keeps the plain compile
 # and drops objtool and friends, which a probe does not need.
+# A probe only has to compile: the compiler checks it and stops (-fsyntax-only: no code, no
+# assembler), and the rule does nothing else (no fixdep, objtool, export check, symbol
+# versions or mcount); the empty .o says it compiled.
 cat >"$work/Kbuild" <<'KBUILD'
 ccflags-y += -Werror
-override cmd_cc_o_c = $(CC) $(c_flags) -c -o $@ $< \
-	2>$(obj)/logs/$(patsubst probe-%.o,%,$(notdir $@)).log
+override cmd_cc_o_c = $(CC) $(c_flags) -fsyntax-only $< \
+	2>$(obj)/logs/$(patsubst probe-%.o,%,$(notdir $@)).log && : >$@
+override define rule_cc_o_c
+	$(call cmd,cc_o_c)
+endef
 # What the probes were compiled with, for the record (and the cross-build test).
 $(shell printf 'SRCARCH=%s\nCC=%s\n' '$(SRCARCH)' '$(CC)' >$(obj)/logs/toolchain.txt)
 KBUILD
