@@ -63,13 +63,19 @@ static struct cdev_compat_region ctl;
 static struct ctl_region *regions[CTL_MAX_REGIONS];
 static DEFINE_MUTEX(regions_lock);
 
+/*
+ * The region's own reference goes first: a registered region is then kept only by its cdev,
+ * and cdev_compat_unregister() must not touch it once cdev_del() may have freed it.
+ */
 static void ctl_free(unsigned int id)
 {
 	struct ctl_region *cr = regions[id];
+	bool registered = cr->dev.region.count;
 
 	regions[id] = NULL;
-	cdev_compat_unregister(&cr->dev.region);
 	kobject_put(&cr->kobj);
+	if (registered)
+		cdev_compat_unregister(&cr->dev.region);
 }
 
 static int ctl_register(struct cdev_shim_region_req *req)
