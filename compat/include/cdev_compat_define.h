@@ -295,7 +295,11 @@ static DEFINE_MUTEX(cdev_compat_redirect_lock);
  * As the kernel's __register_chrdev(): the range is checked and registered, a cdev from
  * cdev_alloc() gets @fops, its owner and its name, and is added last. The registration is
  * on the module's list, under its lock, before the device is live, so an unregister that
- * runs as soon as the device is live finds it.
+ * runs as soon as the device is live finds it. One difference, on purpose: the cdev holds
+ * the owner's kobject until its release has run, so the module is not freed while an inode
+ * still points at the cdev (the kernel clears inode->i_cdev in that release, which
+ * CONFIG_DEBUG_KOBJECT_RELEASE delays; an open through such an inode would take a reference
+ * on the unloaded module).
  *
  * Return: as __register_chrdev(): the major for a dynamic request, 0 for a fixed one, or a
  * negative errno.
@@ -324,6 +328,11 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 	rd->cdev->owner = fops->owner;
 	rd->cdev->ops = fops;
 	kobject_set_name(&rd->cdev->kobj, "%s", name);
+#ifdef CONFIG_SYSFS
+	/* Unloading the owner waits for the cdev's release (cdev_compat_register()). */
+	if (fops->owner)
+		cdev_set_parent(rd->cdev, &fops->owner->mkobj.kobj);
+#endif
 	rd->first = first;
 	rd->major = MAJOR(first);
 	rd->baseminor = baseminor;

@@ -287,9 +287,14 @@ static void test_redirect(void)
 	in = maj > 0 ? mock_open(MKDEV(maj, 0)) : NULL;
 	check(in && in->i_cdev->owner == &other_module && other_module.refs == 1,
 	      "redirect: the cdev's owner is fops->owner, not the calling module (%d)", maj);
+	check(kref_read(&other_module.mkobj.kobj.kref) == 2,
+	      "redirect: the cdev holds its owner's kobject (unloading waits for its release)");
 	if (in)
 		mock_close(in);
 	b_unregister(maj);
+	mock_run_delayed();
+	check(kref_read(&other_module.mkobj.kobj.kref) == 1,
+	      "redirect: ... until the release after the last close");
 }
 
 /* A failed cdev_add() leaves the handle as it was: it registers again at once. */
@@ -377,6 +382,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	kobject_init_mock(&THIS_MODULE->mkobj.kobj, NULL);
+	kobject_init_mock(&other_module.mkobj.kobj, NULL);
 	test_ranges();
 	test_register();
 	test_open_across_unregister();
