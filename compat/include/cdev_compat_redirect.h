@@ -22,7 +22,6 @@
 #define CDEV_COMPAT_REDIRECT_H
 
 #include <linux/fs.h>
-#include <linux/module.h>
 #include <cdev_compat_unregister.h>
 
 int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
