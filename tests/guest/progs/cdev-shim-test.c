@@ -224,26 +224,32 @@ static int cmd_reuse(const char *id_s, const char *unreg_s)
 	return 0;
 }
 
-/* Write @n to this thread's fail-nth; return what was left of the last one (0: it fired). */
+/*
+ * This thread's fail-nth, opened once (as Documentation/fault-injection shows): write N to
+ * fail the N-th fault-injection point from then on; pread() tells what is left of it (0: it
+ * fired). The file cannot seek.
+ */
+static int fail_nth_fd = -1;
+
 static unsigned long fail_nth(unsigned long n)
 {
 	char buf[32];
 	unsigned long left;
 	ssize_t len;
-	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
 
-	if (fd < 0 || (len = read(fd, buf, sizeof(buf) - 1)) < 0) {
+	if (fail_nth_fd < 0)
+		fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0 || (len = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0)) < 0) {
 		perror("cdev-shim-test: /proc/thread-self/fail-nth");
 		exit(2);
 	}
 	buf[len] = '\0';
 	left = strtoul(buf, NULL, 10);
 	len = snprintf(buf, sizeof(buf), "%lu", n);
-	if (lseek(fd, 0, SEEK_SET) || write(fd, buf, len) != len) {
+	if (write(fail_nth_fd, buf, len) != len) {
 		perror("cdev-shim-test: /proc/thread-self/fail-nth");
 		exit(2);
 	}
-	close(fd);
 	return left;
 }
 
