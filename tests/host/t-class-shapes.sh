@@ -80,7 +80,8 @@ for shape in "${shapes[@]}"; do
 	# The probes: exactly one verdict, the function underneath.
 	status=0
 	entry=$("$CDEV_TOP/compat/probes/run-probes.sh" "$k" 2>"$work/$shape.probes.err") || status=$?
-	got=$(awk '$1 == "class_create" && $3 == "pass" { print $2 }' "$entry/probes.txt" 2>/dev/null | tr '\n' ' ')
+	got=$(awk '$1 == "class_create" && $3 == "pass" { print $2 }' "$entry/probes.txt" 2>/dev/null | tr '\n' ' ' || true)
+	[ "$status" -eq 0 ] || got+="(run-probes failed: $(grep -m1 -o 'error: .*' "$work/$shape.probes.err" || true)) "
 	check "$shape: the class_create probes pass exactly ${verdict[$shape]} (got: ${got:-none}; status $status)" \
 		test "$status" -eq 0 -a "$got" = "${verdict[$shape]} "
 
