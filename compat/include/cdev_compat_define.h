@@ -130,6 +130,25 @@ static void cdev_compat_release_done(struct cdev *cdev)
 }
 
 /**
+ * cdev_compat_module_kobj() - the kobject a cdev of @owner holds until its release has run
+ * @owner: the cdev's owning module, or NULL
+ *
+ * free_module() waits for the last reference to the module's own kobject, so a cdev that
+ * holds it as its parent keeps the module's memory until the cdev's release has run (with
+ * CONFIG_DEBUG_KOBJECT_RELEASE, seconds after the last put).
+ *
+ * Return: @owner's kobject, or NULL for built-in code or a kernel without sysfs.
+ */
+static struct kobject *cdev_compat_module_kobj(struct module *owner)
+{
+#ifdef CONFIG_SYSFS
+	if (owner)
+		return &owner->mkobj.kobj;
+#endif
+	return NULL;
+}
+
+/**
  * __cdev_compat_register() - register a range of device numbers and its cdev
  * @r: zeroed region handle, owned by the caller
  * @major: major number, or 0 for a dynamically allocated one
@@ -163,7 +182,7 @@ int __cdev_compat_register(struct cdev_compat_region *r, unsigned int major,
 			   const char *name, const struct file_operations *fops,
 			   struct module *owner)
 {
-	struct kobject *parent = r->parent;
+	struct kobject *parent = r->parent ?: cdev_compat_module_kobj(owner);
 	dev_t first;
 	int ret;
 
@@ -177,10 +196,6 @@ int __cdev_compat_register(struct cdev_compat_region *r, unsigned int major,
 	if (ret)
 		return ret;
 
-#ifdef CONFIG_SYSFS
-	if (!parent && owner)
-		parent = &owner->mkobj.kobj;
-#endif
 	cdev_init(&r->cdev, fops);
 	r->cdev.owner = owner;
 	if (parent)
@@ -328,11 +343,8 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 	rd->cdev->owner = fops->owner;
 	rd->cdev->ops = fops;
 	kobject_set_name(&rd->cdev->kobj, "%s", name);
-#ifdef CONFIG_SYSFS
-	/* Unloading the owner waits for the cdev's release (cdev_compat_register()). */
-	if (fops->owner)
-		cdev_set_parent(rd->cdev, &fops->owner->mkobj.kobj);
-#endif
+	/* Unloading the owner waits for the cdev's release. */
+	cdev_set_parent(rd->cdev, cdev_compat_module_kobj(fops->owner));
 	rd->first = first;
 	rd->major = MAJOR(first);
 	rd->baseminor = baseminor;
