@@ -1,5 +1,5 @@
 #!/bin/bash
-# Check the port on the patched linux-source-6.1 (slow: not part of `make kernel`).
+# Check the port on a base's patched linux-source (slow: not part of `make kernel`).
 #
 #  1. Re-running the semantic patch on the patched tree changes nothing.
 #  2. A grep-level scan (kernel/find-twoarg.sh, blind to #ifdef and macros) finds no two-arg
@@ -8,26 +8,28 @@
 #     (`make path/to/file.o`); the others (other architectures, ISA) compile for their own
 #     platform with Debian's cross compilers; prints how many, and lists any built nowhere.
 #
-#   kernel/check-port.sh             all three
-#   kernel/check-port.sh --no-compile   1 and 2 only (a minute or two)
+#   kernel/check-port.sh [--base BASE]                all three
+#   kernel/check-port.sh [--base BASE] --no-compile   1 and 2 only (a minute or two)
 #
-# Cache: $CDEV_COMPAT_CACHE/kernel/check/<version>-<series sha>/ (allmodconfig objects, logs).
+# Cache: $CDEV_COMPAT_CACHE/kernel/check/<pkg>-<version>-<series sha>/ (allmodconfig objects, logs).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+base_args "$@"
+set -- "${BASE_ARGS_LEFT[@]}"
 compile=1
 case "${1:-}" in
 --no-compile) compile=0 ;;
 "") ;;
-*) die "usage: ${0##*/} [--no-compile]" ;;
+*) die "usage: ${0##*/} [--base BASE] [--no-compile]" ;;
 esac
 
 need_pkgs spatch:coccinelle perl:perl lsdiff:patchutils
 need_kbuild_pkgs
 ver=$(src_version)
-tree=$("$KERNEL_DIR/apply-series.sh" | tail -n1)
-work=$KCACHE/check/$ver-$(series_sha)
+tree=$("$KERNEL_DIR/apply-series.sh" --base "$BASE" | tail -n1)
+work=$KCACHE/check/$SRC_PKG-$ver-$(series_sha)
 mkdir -p "$work"
 fail=0
 

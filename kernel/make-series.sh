@@ -1,9 +1,14 @@
 #!/bin/bash
-# Regenerate kernel/patches/ from the hand-written core diff (kernel/core/chrdev-core.diff) and
-# the semantic patch (kernel/cocci/), against the installed linux-source-6.1.
+# Regenerate a base's series (kernel/bases/BASE/patches/) from its hand-written core diff
+# (kernel/bases/BASE/chrdev-core.diff) and the one semantic patch (kernel/cocci/), against the
+# base's linux-source (kernel/bases/BASE/base.conf).
 #
-#   kernel/make-series.sh            rewrite kernel/patches/ in place
-#   kernel/make-series.sh OUTDIR     write the series to OUTDIR instead (e.g. to diff it)
+#   kernel/make-series.sh [--base BASE]          rewrite kernel/bases/BASE/patches/ in place
+#   kernel/make-series.sh [--base BASE] OUTDIR   write the series to OUTDIR instead (e.g. to diff it)
+#
+# A new base: kernel/bases/BASE/base.conf naming its linux-source package and suite, and a
+# chrdev-core.diff (the 6.1 one applied to the new fs.h and char_dev.c, offsets refreshed); then
+# run this script, and kernel/check-port.sh --base BASE.
 #
 # The work tree lives in the cache, never in the repository. Dates and identity are fixed, so
 # the same inputs give byte-identical patches.
@@ -11,12 +16,14 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+base_args "$@"
+set -- "${BASE_ARGS_LEFT[@]}"
 need_pkgs git:git spatch:coccinelle perl:perl
-outdir=${1:-$KERNEL_DIR/patches}
+outdir=${1:-$BASE_DIR/patches}
 ver=$(src_version)
-work=$KCACHE/series-work/$ver
+work=$KCACHE/series-work/$SRC_PKG-$ver
 tree=$work/linux
-core=$KERNEL_DIR/core/chrdev-core.diff
+core=$BASE_DIR/chrdev-core.diff
 
 export GIT_AUTHOR_NAME="cdev-compat maintainers" GIT_AUTHOR_EMAIL="maintainers@cdev-compat.invalid"
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
@@ -55,6 +62,17 @@ callers=$(git_ diff HEAD -- . ':!fs/char_dev.c' ':!include/linux/fs.h' | grep -c
 caller_files=$(git_ diff HEAD --name-only -- . ':!fs/char_dev.c' ':!include/linux/fs.h' | wc -l)
 log "semantic patch converted $callers call sites in $caller_files files"
 
+# The callers whose two names already diverge, of those this base still has.
+diverged=
+if git_ show HEAD~1:drivers/block/paride/pt.c >/dev/null 2>&1; then
+	diverged='They already do: drivers/spi/spidev.c registers "spi" and
+unregisters spidev_spi_driver.driver.name ("spidev");
+drivers/block/paride/pt.c registers the module parameter name and
+unregisters "pt" on its error path.'
+else
+	diverged='They already do: drivers/spi/spidev.c registers "spi" and
+unregisters spidev_spi_driver.driver.name ("spidev").'
+fi
 msg=$work/commit-msg
 {
 	cat <<EOF
@@ -66,10 +84,7 @@ which finds it by number alone, and then deletes the cdev. The name
 check that once justified the argument went away long ago; all that
 is left is a second cookie the caller must keep in sync with the one
 passed to register_chrdev(), and nothing tells it when they diverge.
-They already do: drivers/spi/spidev.c registers "spi" and
-unregisters spidev_spi_driver.driver.name ("spidev");
-drivers/block/paride/pt.c registers the module parameter name and
-unregisters "pt" on its error path.
+$diverged
 
 Drop the argument from __unregister_chrdev() and unregister_chrdev(),
 and from every caller, in one commit so that the tree builds at every
@@ -106,14 +121,14 @@ blurb=$work/blurb
 {
 	cat <<EOF
 This ports Alexey Dobriyan's 2006 "Drop second arg of unregister_chrdev()"
-to Debian's linux-source-6.1 ($ver, kernel $(make -s -C "$tree" kernelversion)).
+to Debian's $SRC_PKG ($ver, kernel $(make -s -C "$tree" kernelversion)).
 
 Why the name goes
 -----------------
-The name is as unused in 6.1 as it was in 2006. unregister_chrdev() is a
+The name is as unused in $BASE as it was in 2006. unregister_chrdev() is a
 static inline in include/linux/fs.h that calls
 __unregister_chrdev(major, 0, 256, name); here is __unregister_chrdev()
-in 6.1's fs/char_dev.c, lines $((def_line - 11))-$((def_line + 9)) (exported at line $exp_line):
+in $BASE's fs/char_dev.c, lines $((def_line - 11))-$((def_line + 9)) (exported at line $exp_line):
 
 EOF
 	git_ show HEAD~1:fs/char_dev.c | sed -n "$((def_line - 11)),$((def_line + 9))p" | sed 's/^/    /; s/[[:space:]]*$//'
@@ -139,8 +154,8 @@ __unregister_chrdev().
 Out-of-tree modules that use the two-argument spelling stop building
 against this kernel; cdev-compat's compat header covers both spellings.
 
-Regenerate with kernel/make-series.sh (cdev-compat); check with
-kernel/check-port.sh.
+Regenerate with kernel/make-series.sh --base $BASE (cdev-compat); check
+with kernel/check-port.sh --base $BASE.
 EOF
 } >"$blurb"
 BLURB=$blurb perl -0777 -i -pe '

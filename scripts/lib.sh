@@ -31,12 +31,18 @@ need_pkgs() {
 		fi
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
+	# One installer at a time (make check runs suites in parallel); the lock is released when
+	# this shell ends or the install is done.
+	local lock
+	exec {lock}>/run/lock/cdev-compat-need-pkgs.lock
+	flock "$lock"
 	log "installing ${missing[*]}"
 	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
 		apt-get update >&2 || die "apt-get update failed"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
 			die "cannot install ${missing[*]}"
 	fi
+	exec {lock}>&-
 }
 
 # need_coccinelle - spatch with what its Python rules load: Debian 12's coccinelle does not
@@ -73,6 +79,41 @@ apt_mirror_security() {
 	# shellcheck disable=SC1091
 	codename=$(. /etc/os-release && printf '%s' "$VERSION_CODENAME")
 	apt_mirror_for "$codename-security" || die "no apt source for '$codename-security' on this host"
+}
+
+# apt_suite_download SUITE PKG DESTDIR - download the candidate .deb of PKG from Debian's SUITE
+# (e.g. trixie-backports) of this host's mirror into DESTDIR, with a private apt state under
+# $CDEV_COMPAT_CACHE/apt/SUITE (the host's own apt configuration is not touched; its indices
+# are refreshed when older than 6 h). Prints the .deb's path.
+apt_suite_download() {
+	local suite=$1 pkg=$2 dest=$3 st=$CDEV_COMPAT_CACHE/apt/$1 mirror ver f age
+	mirror=$(apt_mirror_debian)
+	mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$st/lists/partial" \
+		"$st/cache/archives/partial" "$dest"
+	touch "$st/status"
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' "$mirror" \
+		"$suite" /usr/share/keyrings/debian-archive-keyring.gpg >"$st/etc/sources.list.d/suite.sources"
+	local apt=(-o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists"
+		-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1
+		-o APT::Architecture=amd64 -o Acquire::Languages=none -o APT::Sandbox::User=root)
+	age=$(($(date +%s) - $(stat -c %Y "$st/updated" 2>/dev/null || echo 0)))
+	if [ "$age" -gt 21600 ]; then
+		apt-get "${apt[@]}" -qq update >"$st/update.log" 2>&1 ||
+			die "apt-get update of $suite failed: $(tail -n 3 "$st/update.log")"
+		touch "$st/updated"
+	fi
+	ver=$(apt-cache "${apt[@]}" policy "$pkg" | awk '/Candidate:/ { print $2 }')
+	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+		die "no $pkg in $suite (mirror $mirror)"
+	fi
+	f=$dest/${pkg}_${ver}_all.deb
+	if [ ! -s "$f" ]; then
+		if ! (cd "$dest" && apt-get "${apt[@]}" -q download "$pkg=$ver") >"$st/download.log" 2>&1 ||
+			[ ! -s "$f" ]; then
+			die "cannot download $pkg=$ver from $suite: $(tail -n 2 "$st/download.log")"
+		fi
+	fi
+	printf '%s\n' "$f"
 }
 
 # elapsed START - seconds since START (from date +%s.%N), one decimal.
