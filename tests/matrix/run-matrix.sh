@@ -13,21 +13,21 @@
 # or KTAP, merged), unloads it and checks the kernel log; one cell each in the table.
 #
 # Environment:
-#   KERNELS                    comma list of bullseye,bookworm,trixie,newest,onearg,onearg-nodebug
-#                              (default: the suites bullseye,bookworm,trixie,newest,onearg; a
-#                              vendor run the same with onearg-nodebug for onearg: the one-arg
-#                              kernel without lockdep and kmemleak, which boots in seconds)
+#   KERNELS                    comma list of the kernels described in tests/matrix/kernels/
+#                              (default: those whose description lists "suite"; a vendor run
+#                              those that list "vendor": the one-arg kernels without lockdep
+#                              and kmemleak, which boot in seconds)
 #   MODULE, MODULE_TEST        the vendor run; MODULE_TEST_TIMEOUT seconds (default 60);
 #                              MODULE_GUEST_ROOT=full boots every program of the image (default:
 #                              a small root, lib/image.sh VENDOR_ROOT_PKGS)
 #   CDEV_MATRIX_DEB            the user .deb (default: newest build/cdev-compat-dkms_*_all.deb, and
 #                              cdev-compat-test-dkms of the same version beside it; `make deb` if
 #                              none); "standin" = tests/matrix/standin
-#   CDEV_MATRIX_KERNEL_DIR     the onearg kernel's .debs (default: build/kernel, from `make kernel`;
-#                              onearg-nodebug: build/kernel-nodebug, from build-kernel.sh nodebug)
+#   CDEV_MATRIX_KERNEL_DIR     the onearg kernel's .debs (default: build/kernel/<base>-<flavour>,
+#                              from kernel/build-kernel.sh, as for every one-arg kernel)
 #   CDEV_MATRIX_INIT           fast or systemd: override the suite's way into the tests
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
-#                              120 + MODULE_TEST_TIMEOUT; onearg twice)
+#                              120 + MODULE_TEST_TIMEOUT; times the kernel's timeout_factor)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
 #   CDEV_MATRIX_SMP            QEMU -smp of every guest (default 2, of which the functional
 #                              suite's kernels bring up one: maxcpus=1; a vendor run 1)
@@ -122,12 +122,12 @@ phase "kernels"
 # boot starts in the background as soon as its kernel is ready, at most CDEV_MATRIX_JOBS
 # (default 2) guests at a time, so boots overlap the next image build. Each half runs in a
 # subshell: errexit stays on inside, and one kernel's failure (recorded in
-# build/matrix/<k>/result.env) does not stop the others. The slowest guest (onearg: lockdep
+# build/matrix/<k>/result.env) does not stop the others. The slowest guests (timeout_factor > 1: lockdep
 # and kmemleak under TCG) starts first; the report keeps the KERNELS order.
 jobs_max=${CDEV_MATRIX_JOBS:-2}
 order=()
-for k in "${kernels[@]}"; do [ "$k" != onearg ] || order+=("$k"); done
-for k in "${kernels[@]}"; do [ "$k" = onearg ] || order+=("$k"); done
+for k in "${kernels[@]}"; do [ "$(kernel_field "$k" timeout_factor)" = 1 ] || order+=("$k"); done
+for k in "${kernels[@]}"; do [ "$(kernel_field "$k" timeout_factor)" != 1 ] || order+=("$k"); done
 for k in "${order[@]}"; do
 	# (not "( ... ) || rc=$?": errexit would be off inside)
 	set +e

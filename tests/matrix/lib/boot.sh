@@ -16,28 +16,29 @@
 # either option (to measure their cost).
 
 # matrix_boot_timeout K - seconds before K's guest counts as hung: CDEV_MATRIX_BOOT_TIMEOUT
-# (default 600, a vendor run 120 + its test timeout), tripled for onearg, whose kernel has the
-# debug options on (lockdep, kmemleak: several times slower under TCG; its soak boot took 1072 s
-# on a loaded 2-core machine).
+# (default 600, a vendor run 120 + its test timeout), times K's timeout_factor (3 for the debug
+# one-arg kernels: lockdep and kmemleak are several times slower under TCG; a soak boot took
+# 1072 s on a loaded 2-core machine).
 matrix_boot_timeout() {
 	local t=${CDEV_MATRIX_BOOT_TIMEOUT:-}
 	if [ -z "$t" ]; then
 		if [ "$MODE" = vendor ]; then t=$((120 + VENDOR_TEST_TIMEOUT)); else t=600; fi
 	fi
-	[ "$1" != onearg ] || t=$((t * 3))
-	echo "$t"
+	echo "$((t * $(kernel_field "$1" timeout_factor)))"
 }
 
 # matrix_cmdline INIT RUN K - the kernel command line for kernel K's boot through INIT
-# (fast|systemd) whose runner is RUN (suite|vendor). On onearg, each suite script may take
-# twice the runner's default 600 s (the debug kernel: 75-migrated-corpus took more than
-# 600 s there on a loaded machine, before it became one program). The functional suite's
+# (fast|systemd) whose runner is RUN (suite|vendor). In a suite run, each guest script may take
+# K's script_timeout when it has one (the debug kernels: 75-migrated-corpus took more than the
+# runner's default 600 s there on a loaded machine, before it became one program). The functional suite's
 # guests bring up one of their two vCPUs (maxcpus=1, see matrix_smp).
 matrix_cmdline() {
 	# no_timer_check: under TCG on a busy host the kernel's IO-APIC timer check can miss its
 	# ticks and panic ("IO-APIC + timer doesn't work!"; seen on onearg at load 5).
 	local c="console=ttyS0 panic=-1 loglevel=5 mitigations=off no_timer_check"
-	[ "${3:-}" != onearg ] || [ "$2" != suite ] || c+=" cdev_script_timeout=1200"
+	local script_timeout=
+	[ -z "${3:-}" ] || [ "$2" != suite ] || script_timeout=$(kernel_field "$3" script_timeout)
+	[ -z "$script_timeout" ] || c+=" cdev_script_timeout=$script_timeout"
 	[ "$2" != suite ] || [ "${SUITE:-}" != functional ] || [ -n "${CDEV_MATRIX_SMP:-}" ] ||
 		c+=" maxcpus=1"
 	local slub=${CDEV_MATRIX_SLUB_DEBUG:-FZP}

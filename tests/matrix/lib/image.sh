@@ -14,21 +14,27 @@
 
 # matrix_stage_legacy K - stage the real legacy drivers for K's image in MATRIX_DIR/K/legacy
 # (tests/legacy/stage-drivers.sh): from the linux-source of K's own kernel; for the one-arg
-# kernels, from the patched tree they were built from. The 6.1 kernels also get the other
-# arity's source: bookworm the one-arg port, the one-arg ones Debian's unpatched linux-source-6.1.
+# kernels, from the patched tree of their base. A kernel whose release is also a one-arg base
+# gets the other arity's source too: bookworm the one-arg 6.1 port, the one-arg kernels their
+# base's unpatched linux-source.
 matrix_stage_legacy() {
-	local k=$1 dir=$MATRIX_DIR/$1 deb tree args=()
-	if matrix_built_here "$k" || [ "$k" = bookworm ]; then
-		tree=$("$CDEV_TOP/kernel/apply-series.sh" | tail -n1) || { echo "kernel/apply-series.sh failed"; return 1; }
-		[ -d "$tree" ] || { echo "kernel/apply-series.sh gave no tree"; return 1; }
+	local k=$1 dir=$MATRIX_DIR/$1 deb tree base args=()
+	if matrix_built_here "$k"; then
+		base=$(kernel_field "$k" base)
+	elif [ -f "$CDEV_TOP/kernel/bases/$(kernel_field "$k" release)/base.conf" ]; then
+		base=$(kernel_field "$k" release)
+	fi
+	if [ -n "${base:-}" ]; then
+		tree=$("$CDEV_TOP/kernel/apply-series.sh" --base "$base" | tail -n1) ||
+			{ echo "kernel/apply-series.sh --base $base failed"; return 1; }
+		[ -d "$tree" ] || { echo "kernel/apply-series.sh --base $base gave no tree"; return 1; }
 	fi
 	if matrix_built_here "$k"; then
-		need_pkgs /usr/src/linux-source-6.1.tar.xz:linux-source-6.1
-		args=("unmodified=$tree" "other-arity=/usr/src/linux-source-6.1.tar.xz")
+		args=("unmodified=$tree" "other-arity=$("$CDEV_TOP/kernel/source-tarball.sh" --base "$base")")
 	else
 		deb=$(matrix_linux_source "$k" "$dir/pkgmngr") || { echo "$deb"; return 1; }
 		args=("unmodified=$deb")
-		[ "$k" != bookworm ] || args+=("other-arity=$tree")
+		[ -z "${base:-}" ] || args+=("other-arity=$tree")
 	fi
 	"$CDEV_TOP/tests/legacy/stage-drivers.sh" "$dir/legacy" "${args[@]}"
 }

@@ -55,21 +55,22 @@ matrix_find_debs() {
 	say "packages: ${DEBS[*]##*/} ($DEB_VERSION, sha256 ${DEB_SHA:0:12})"
 }
 
-# matrix_find_kernel_debs K - the .debs of a one-arg kernel built here (K: onearg, the debug
-# flavour, or onearg-nodebug): linux-image-*.deb and linux-headers-*.deb of
-# `kernel/build-kernel.sh debug|nodebug` (a cache hit takes seconds; `make kernel` is the debug
-# one), for onearg those in CDEV_MATRIX_KERNEL_DIR if it is set. Sets KDEB_IMAGE[K],
-# KDEB_HEADERS[K], KDEB_SHA[K]; without them K's row fails.
+# matrix_find_kernel_debs K - the .debs of a one-arg kernel built here: linux-image-*.deb and
+# linux-headers-*.deb of `kernel/build-kernel.sh --base BASE FLAVOUR` (K's description; a cache
+# hit takes a fraction of a second), for onearg those in CDEV_MATRIX_KERNEL_DIR if it is set.
+# Sets KDEB_IMAGE[K], KDEB_HEADERS[K], KDEB_SHA[K]; without them K's row fails.
 declare -gA KDEB_IMAGE=() KDEB_HEADERS=() KDEB_SHA=()
 matrix_find_kernel_debs() {
-	local k=$1 flavour=debug dir=$BUILD_DIR/kernel image headers
-	[ "$k" = onearg ] || flavour=nodebug dir=$BUILD_DIR/kernel-nodebug
+	local k=$1 base flavour dir image headers
+	base=$(kernel_field "$k" base)
+	flavour=$(kernel_field "$k" flavour)
+	dir=$BUILD_DIR/kernel/$base-$flavour
 	if [ "$k" = onearg ] && [ -n "${CDEV_MATRIX_KERNEL_DIR:-}" ]; then
 		dir=$CDEV_MATRIX_KERNEL_DIR
 	else
-		say "$k kernel: kernel/build-kernel.sh $flavour (cached by its inputs)"
-		"$CDEV_TOP/kernel/build-kernel.sh" "$flavour" >"$MATRIX_DIR/kernel-$flavour.log" ||
-			say "kernel/build-kernel.sh $flavour failed"
+		say "$k kernel: kernel/build-kernel.sh --base $base $flavour (cached by its inputs)"
+		"$CDEV_TOP/kernel/build-kernel.sh" --base "$base" "$flavour" >"$MATRIX_DIR/kernel-$base-$flavour.log" 2>&1 ||
+			say "kernel/build-kernel.sh --base $base $flavour failed (log: $MATRIX_DIR/kernel-$base-$flavour.log)"
 	fi
 	image=$(find "$dir" -maxdepth 1 -name 'linux-image-*.deb' ! -name '*-dbg_*' 2>/dev/null |
 		sort -V | tail -n1)

@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034,SC2154,SC2153
 # Which guest tests each kernel's row must run, per suite, and how its guest starts.
 #   functional  (make matrix) every tests.d script but the soak ones; fast path (no systemd)
-#   soak        (make soak)   fault injection and stress (required on onearg: the debug kernel,
-#                             the only one with fault injection), the in-guest benchmark, the
+#   soak        (make soak)   fault injection and stress (on the kernels whose description lists
+#                             them in soak_tests: the debug one-arg ones), the in-guest benchmark, the
 #                             kernel log; booted through systemd, so the image builders' path
 #                             (systemd + the DKMS-installed module) stays covered
 #   bench       (make bench)  the in-guest benchmark and the kernel log; fast path
@@ -21,7 +21,8 @@ suite_tests() {
 		done
 		;;
 	soak)
-		[ "$k" != onearg ] || printf '%s\n' 40-fault-injection 50-stress
+		# shellcheck disable=SC2046 # a list of test names
+		[ -z "$(kernel_field "$k" soak_tests)" ] || printf '%s\n' $(kernel_field "$k" soak_tests)
 		printf '%s\n' 60-bench 99-kernel-log
 		;;
 	bench) printf '%s\n' 60-bench 99-kernel-log ;;
