@@ -13,7 +13,7 @@ deb:
 	scripts/build-deb.sh
 
 kernel:
-	kernel/build-kernel.sh
+	scripts/build-kernels.sh
 
 # The matrix installs the .deb(s), rebuilt first when their inputs changed (cached otherwise);
 # the one-arg kernels are built (or taken from their cache) by the matrix when KERNELS has them.

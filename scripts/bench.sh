@@ -4,6 +4,8 @@
 #    and warm (cached), over RUNS runs each: median, min, max;
 #  - text size of cdev_shim.ko, and of a minimal legacy device without and with the helpers
 #    (tests/bench/);
+#  - each one-arg kernel's build: cold (the figures its cache entry kept when it was built;
+#    CDEV_BENCH_KERNEL_COLD=1 builds each again in a scratch cache) and cached (timed now);
 #  - then the matrix's figures with their targets (tests/matrix/bench.sh): the vendor matrix
 #    after an edit (wall, per kernel build and boot-to-results, the cost of slub_debug), the
 #    functional `make matrix` (wall), and the in-guest benchmark at full size (BENCH_SIZE,
@@ -60,6 +62,31 @@ kbuild "$kdir" "$work/size/tests/bench" "$work/size/bench.log" || die "bench mod
 printf 'size: cdev_shim.ko text %s bytes\n' "$(text_of "$work/size/shim/cdev_shim.ko")"
 printf 'size: minimal device, legacy register_chrdev: text %s bytes; on the helpers with nodes: text %s bytes\n' \
 	"$(text_of "$work/size/tests/bench/bench_legacy.ko")" "$(text_of "$work/size/tests/bench/bench_helpers.ko")"
+
+# The one-arg kernels: each base and flavour a described kernel builds here, its cold build (the
+# figures its cache entry kept, or a build now into a scratch cache with CDEV_BENCH_KERNEL_COLD=1)
+# and a cached run, timed now.
+# shellcheck source=../tests/matrix/lib/kernels.sh
+. "$CDEV_TOP/tests/matrix/lib/kernels.sh"
+for k in $(kernel_names); do
+	matrix_built_here "$k" || continue
+	base=$(kernel_field "$k" base) flavour=$(kernel_field "$k" flavour)
+	kcache=$CDEV_COMPAT_CACHE
+	if [ -n "${CDEV_BENCH_KERNEL_COLD:-}" ]; then
+		kcache=$work/kernel-cache
+		rm -rf "$kcache"
+	fi
+	CDEV_COMPAT_CACHE=$kcache BUILD_DIR=$work/kernel "$CDEV_TOP/kernel/build-kernel.sh" --base "$base" \
+		"$flavour" >"$work/kernel-$k.log" 2>&1 || die "kernel/build-kernel.sh --base $base $flavour failed: $work/kernel-$k.log"
+	t0=$(date +%s.%N)
+	CDEV_COMPAT_CACHE=$kcache BUILD_DIR=$work/kernel "$CDEV_TOP/kernel/build-kernel.sh" --base "$base" \
+		"$flavour" >>"$work/kernel-$k.log" 2>&1
+	cached=$(elapsed "$t0")
+	read -r secs cores load <"$work/kernel/kernel/$base-$flavour/build-seconds"
+	printf 'kernel build %s (base %s, %s): cold %dm%02ds on %s cores, load average %s at its end (target <= 8 min); cached %s s\n' \
+		"$k" "$base" "$flavour" $((secs / 60)) $((secs % 60)) "$cores" "$load" "$cached"
+	[ -z "${CDEV_BENCH_KERNEL_COLD:-}" ] || rm -rf "$kcache"
+done
 
 rc=0
 "$CDEV_TOP/tests/matrix/bench.sh" || rc=$?

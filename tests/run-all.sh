@@ -1,5 +1,6 @@
 #!/bin/bash
-# run-all.sh - `make test`: the host checks (make check), the builds the matrix uses (make deb,
+# run-all.sh - `make test`: the host checks (make check), the host mutants (t-mutants), the
+# builds the matrix uses (make deb,
 # make kernel), the kernel matrix (make matrix), the soak (make soak), then the checks of the built one-arg kernel's
 # headers package (t-onearg-package); prints each part's summary and, last, the sum:
 # "N passed, N failed". Every part counts: a build that fails is one failed result (and the
@@ -56,11 +57,12 @@ run_step() {
 }
 
 run_part check "$CDEV_TOP/tests/host/run-checks.sh"
+run_part mutants "$CDEV_TOP/tests/host/run-checks.sh" t-mutants
 # What the matrix installs and boots, fresh from this tree (both cached by their inputs). The
 # matrix never runs on a stale .deb or kernel.
 deb_ok=1 kernel_ok=1
 run_step "make deb" "$CDEV_TOP/scripts/build-deb.sh" || deb_ok=0
-run_step "make kernel" "$CDEV_TOP/kernel/build-kernel.sh" || kernel_ok=0
+run_step "make kernel" "$CDEV_TOP/scripts/build-kernels.sh" || kernel_ok=0
 if [ "$deb_ok" -eq 1 ] && [ "$kernel_ok" -eq 1 ]; then
 	run_part matrix "$CDEV_TOP/tests/matrix/run-matrix.sh"
 	run_part soak "$CDEV_TOP/tests/matrix/run-soak.sh"

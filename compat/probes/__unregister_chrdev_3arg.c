@@ -3,7 +3,7 @@
  * Probe: __unregister_chrdev() takes (major, baseminor, count), no name.
  *
  * Detects: the one-arg change applied to __unregister_chrdev() by this project's kernel
- * port (kernel/patches/). Not upstream. First mainline version: none.
+ * port (kernel/bases/6.1/patches/). Not upstream. First mainline version: none.
  *
  * Set: __unregister_chrdev
  * Defines: CDEV_COMPAT___UNREGISTER_CHRDEV_ARGS 3

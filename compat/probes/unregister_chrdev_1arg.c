@@ -4,7 +4,7 @@
  *
  * Detects: the "Drop second arg of unregister_chrdev()" change (Alexey Dobriyan, posted
  * 2006-08-15 against 2.6.18; never merged upstream). Carried by this project's one-arg
- * kernel (kernel/patches/, Debian 6.1 based), which keeps 6.1's version number.
+ * kernel (kernel/bases/6.1/patches/, Debian 6.1 based), which keeps 6.1's version number.
  * First mainline version: none.
  *
  * Set: unregister_chrdev

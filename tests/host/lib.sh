@@ -81,8 +81,15 @@ derived_headers() {
 	DH_TOP=$CDEV_COMPAT_CACHE/$name/$flavour-$key
 	DH_KDIR=$DH_TOP/$flavour
 	if [ ! -f "$DH_TOP/.complete" ]; then
-		rm -rf "$DH_TOP"
-		DH_KDIR=$(clone_headers "$twoarg" "$DH_TOP")
+		# One maker per entry (suites run in parallel): the lock is held until the calling
+		# script, which marks the entry complete, ends; a waiter then finds it complete.
+		mkdir -p "${DH_TOP%/*}"
+		exec {DH_LOCK}>"$DH_TOP.lock"
+		flock "$DH_LOCK"
+		if [ ! -f "$DH_TOP/.complete" ]; then
+			rm -rf "$DH_TOP"
+			DH_KDIR=$(clone_headers "$twoarg" "$DH_TOP")
+		fi
 	fi
 	DH_COMMON=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$DH_KDIR/Makefile")
 }
@@ -136,10 +143,15 @@ source_files() {
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		mkdir -p "$dir"
+		# One extraction at a time into the directory (suites run in parallel).
+		local lock
+		exec {lock}>"$dir.lock"
+		flock "$lock"
 		# One pass over the whole xz tarball: a minute or more on a busy machine.
 		with_progress "extracting ${#missing[@]} files from $tarball" "$dir.extract.log" - - \
 			tar -xJf "$tarball" -C "$dir" --strip-components=1 "${missing[@]}" ||
 			die "cannot extract ${missing[*]} from $tarball (log $dir.extract.log)"
+		exec {lock}>&-
 	fi
 	printf '%s\n' "$dir"
 }

@@ -20,6 +20,14 @@ if [ -f "$top/.complete" ]; then
 	printf '%s\n' "$top/obj"
 	exit 0
 fi
+# One maker at a time (suites run in parallel); a waiter then finds the tree complete.
+mkdir -p "${top%/*}"
+exec {lock}>"$top.lock"
+flock "$lock"
+if [ -f "$top/.complete" ]; then
+	printf '%s\n' "$top/obj"
+	exit 0
+fi
 
 rm -rf "$top"
 mkdir -p "$top/obj"

@@ -6,6 +6,8 @@
 #
 #   tests/host/run-checks.sh [SUITE...]   e.g. run-checks.sh t-probes t-seed-corpus
 #
+# Without a SUITE: every tests/host/t-*.sh (a new suite is a new file there) but those whose
+# header has a line "# Part: make test", then tests/package/run.sh.
 # SUITE is a name under tests/host/ without .sh (../package/run for tests/package/run.sh) or
 # the absolute path of a script. Besides its own "not ok" lines, a suite fails (one more
 # "not ok" line each) when it
@@ -14,8 +16,10 @@
 #   - prints no result at all;
 #   - declared a plan ("1..N" before its first result) and printed another number of results;
 #   - prints "Bail out!" or a "# SKIP" result (make check has no optional test).
-# Each suite's whole output is kept in build/host-tests/logs/<suite>.log; a suite that prints
-# nothing for PROGRESS_INTERVAL seconds (default 60) gets a progress line.
+# Each suite's whole output is kept in build/host-tests/logs/<suite>.log. Suites run
+# CDEV_CHECK_JOBS at a time (default 2); their results are printed in the listed order once each
+# has ended, and while the run waits for one, a progress line every PROGRESS_INTERVAL seconds
+# (default 60).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -24,11 +28,12 @@ need_pkgs make:make gcc:gcc /usr/include/stdio.h:libc6-dev python3:python3 filte
 	patch:patch shellcheck:shellcheck timeout:coreutils
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(t-runner t-unit t-helpers t-probes t-probe-cache t-kbuild t-class-shapes t-seed-corpus t-legacy-drivers t-style
-		t-migrate t-migrate-corpus t-docs t-workflows t-matrix t-deb-cache)
+	# Every tests/host/t-*.sh, but those whose header says "# Part: make test" (run by
+	# tests/run-all.sh after the builds they need), then the package scenarios.
+	for f in "$HOST_TESTS"/t-*.sh; do
+		grep -q '^# Part: make test' "$f" || suites+=("$(basename "$f" .sh)")
+	done
 	[ -x "$CDEV_TOP/tests/package/run.sh" ] && suites+=(../package/run)
-	# The host mutants, unless this run is itself a mutant's test (tests/mutants/).
-	[ -n "${CDEV_MUTANT:-}" ] || suites+=(t-mutants)
 fi
 timeout_s=${CDEV_CHECK_TIMEOUT:-3600}
 interval=${PROGRESS_INTERVAL:-60}
@@ -92,61 +97,78 @@ suite_path() {
 	esac
 }
 
-total_start=$(date +%s.%N)
-for suite in "${suites[@]}"; do
-	script=$(suite_path "$suite")
-	name=$(basename "$script" .sh)
-	[ "${suite#../}" = "$suite" ] || name=$(basename "$(dirname "$script")")-$name
-	logf=$logdir/$name.log
-	statusf=$logdir/$name.status
-	rm -f "$statusf"
-	start=$(date +%s.%N)
-	start_s=$(date +%s)
-	printf '# suite %s (log %s)\n' "$suite" "$logf"
-	suite_results=0 suite_plan='' suite_bail=0
-	if [ ! -x "$script" ]; then
-		suite_fail "is missing or not executable ($script)"
-		continue
+# Suites run CDEV_CHECK_JOBS at a time (default 2), each into its own log; their results are
+# printed in the listed order, each suite's when it has ended. Suites that make the same cache
+# entry wait for each other (flock in tests/host/lib.sh and need_pkgs), not for the whole run.
+jobs=${CDEV_CHECK_JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "CDEV_CHECK_JOBS is a number >= 1 (got '$jobs')"
+declare -a script_of logf_of statusf_of start_of
+for i in "${!suites[@]}"; do
+	script_of[i]=$(suite_path "${suites[i]}")
+	name=$(basename "${script_of[i]}" .sh)
+	[ "${suites[i]#../}" = "${suites[i]}" ] || name=$(basename "$(dirname "${script_of[i]}")")-$name
+	logf_of[i]=$logdir/$name.log
+	statusf_of[i]=$logdir/$name.status
+	rm -f "${statusf_of[i]}"
+done
+
+# start_suite I - run suite I in the background: its output to its log, then "STATUS END" (exit
+# status, end time) to its status file.
+start_suite() {
+	local i=$1
+	start_of[i]=$(date +%s.%N)
+	if [ ! -x "${script_of[i]}" ]; then
+		printf 'missing %s\n' "$(date +%s.%N)" >"${statusf_of[i]}"
+		return 0
 	fi
-	# The suite's status goes to a file: the process substitution inherits set -e, so an
-	# "echo $?" after a failed suite would never run there.
-	exec 3< <(
+	(
 		set +e
-		timeout --kill-after=30 "$timeout_s" "$script" 2>&1 </dev/null | tee "$logf"
-		printf '%s\n' "${PIPESTATUS[0]}" >"$statusf"
-	)
-	reader=$!
-	partial='' last_out=$start_s
-	while :; do
-		if IFS= read -r -t "$interval" line <&3; then
-			record "$partial$line"
-			partial='' last_out=$(date +%s)
-		else
-			rc=$?
-			if [ "$rc" -gt 128 ]; then
-				# Nothing for a while: keep what came of a line, say where the suite is.
-				partial+=$line
-				now=$(date +%s)
-				if [ $((now - last_out)) -ge "$interval" ]; then
-					printf '# suite %s: %s elapsed, %d results so far%s; log %s\n' "$suite" \
-						"$(fmt_secs $((now - start_s)))" "$suite_results" \
-						"${suite_plan:+ of $suite_plan planned}" "$logf"
-					last_out=$now
-				fi
-				continue
-			fi
-			# End of the output; a last line without a newline still counts.
-			[ -z "$partial$line" ] || record "$partial$line"
-			break
+		timeout --kill-after=30 "$timeout_s" "${script_of[i]}" </dev/null >"${logf_of[i]}" 2>&1
+		printf '%s %s\n' "$?" "$(date +%s.%N)" >"${statusf_of[i]}.tmp"
+		mv "${statusf_of[i]}.tmp" "${statusf_of[i]}"
+	) &
+}
+
+# fill_slots - start the next suites while fewer than $jobs run.
+next=0
+fill_slots() {
+	local i busy=0
+	for ((i = 0; i < next; i++)); do
+		[ -f "${statusf_of[i]}" ] || busy=$((busy + 1))
+	done
+	while [ "$busy" -lt "$jobs" ] && [ "$next" -lt ${#suites[@]} ]; do
+		start_suite "$next"
+		next=$((next + 1)) busy=$((busy + 1))
+	done
+}
+
+total_start=$(date +%s.%N)
+for i in "${!suites[@]}"; do
+	suite=${suites[i]}
+	waited=$(date +%s)
+	while fill_slots && [ ! -f "${statusf_of[i]}" ]; do
+		sleep 1
+		now=$(date +%s)
+		if [ $((now - waited)) -ge "$interval" ]; then
+			printf '# suite %s: %s elapsed, %d results so far; log %s\n' "$suite" \
+				"$(fmt_secs $((now - ${start_of[i]%.*})))" \
+				"$(grep -cE '^(not )?ok ' "${logf_of[i]}" 2>/dev/null || echo 0)" "${logf_of[i]}"
+			waited=$now
 		fi
 	done
-	exec 3<&-
-	wait "$reader" 2>/dev/null || true
-	status=$(cat "$statusf" 2>/dev/null || echo unknown)
+	printf '# suite %s (log %s)\n' "$suite" "${logf_of[i]}"
+	suite_results=0 suite_plan='' suite_bail=0
+	read -r status end <"${statusf_of[i]}"
+	if [ "$status" = missing ]; then
+		suite_fail "is missing or not executable (${script_of[i]})"
+		continue
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		record "$line"
+	done <"${logf_of[i]}"
 	case "$status" in
 	0) ;;
 	124 | 137) suite_fail "timed out after ${timeout_s}s (CDEV_CHECK_TIMEOUT) and was killed (status $status)" ;;
-	unknown) suite_fail "left no exit status" ;;
 	*) suite_fail "exited with status $status$([ "$status" -gt 128 ] && printf ' (signal %d)' $((status - 128)))" ;;
 	esac
 	[ "$suite_bail" -eq 0 ] || suite_fail "bailed out"
@@ -155,8 +177,9 @@ for suite in "${suites[@]}"; do
 	elif [ -n "$suite_plan" ] && [ "$suite_results" -ne "$suite_plan" ]; then
 		suite_fail "printed $suite_results results but planned $suite_plan"
 	fi
-	printf '# suite %s: %ss\n' "$suite" "$(elapsed "$start")"
+	printf '# suite %s: %ss\n' "$suite" "$(awk -v s="${start_of[i]}" -v e="$end" 'BEGIN { printf "%.1f", e - s }')"
 done
+wait
 printf '# all suites: %ss\n' "$(elapsed "$total_start")"
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -3,7 +3,7 @@
 """seed-callsites.py OUTDIR PATCH... - turn every unregister_chrdev()/__unregister_chrdev()
 call site of unified diffs into a function of a test module.
 
-The inputs are the project's own: the one-arg series (kernel/patches/), whose removed lines
+The inputs are the project's own: the one-arg series (kernel/bases/6.1/patches/), whose removed lines
 hold every call site of Linux 6.1 in the two-arg spelling and whose added lines hold the same
 sites in the one-arg spelling, and legacy-int-sites.diff (the forms that use the int result,
 which 6.1 no longer has). Only lines inside hunks count; a call that spans lines is joined

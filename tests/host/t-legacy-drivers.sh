@@ -20,7 +20,7 @@ mkdir -p "$work/orig" "$work/onearg"
 for rel in "${drivers[@]}"; do
 	cp "$src/$rel" "$work/orig/"
 	cp "$src/$rel" "$work/onearg/"
-	hunks=$(filterdiff -i "*/$rel" "$CDEV_TOP"/kernel/patches/[0-9]*.patch)
+	hunks=$(filterdiff -i "*/$rel" "$CDEV_TOP"/kernel/bases/6.1/patches/[0-9]*.patch)
 	if [ -z "$hunks" ]; then
 		not_ok "the kernel port has hunks for $rel"
 		continue

@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 M=$CDEV_TOP/tests/matrix
-for lib in progress boot ktap suites overlay image run-kernel report junit; do
+for lib in progress kernels boot ktap suites overlay image run-kernel report junit; do
 	# shellcheck disable=SC1090
 	. "$M/lib/$lib.sh"
 done

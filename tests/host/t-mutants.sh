@@ -4,6 +4,7 @@
 # its Expect line names. No control runs here: make check has just run the same suites on the
 # unmutated tree. `make mutants` runs them with controls; `make mutants GUEST=1` adds the guest
 # mutants.
+# Part: make test (its own part, after make check; also `make mutants`)
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

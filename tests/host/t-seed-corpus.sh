@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-seed-corpus.sh - every unregister_chrdev()/__unregister_chrdev() call site of Linux 6.1, in
-# both spellings (the removed and added lines of the one-arg series, kernel/patches/), plus the
+# both spellings (the removed and added lines of the one-arg series, kernel/bases/6.1/patches/), plus the
 # legacy forms that use the int result (legacy-int-sites.diff), compiled as written in a test
 # module (seed-callsites.py) against the two-arg and the one-arg headers:
 #   - compat force-included: every site that does not use the result compiles with W=1 and no
@@ -20,7 +20,7 @@ work=$TEST_WORK/seed
 rm -rf "$work"
 mkdir -p "$work"
 shopt -s nullglob
-inputs=("$CDEV_TOP"/kernel/patches/[0-9]*.patch "$HOST_TESTS/legacy-int-sites.diff")
+inputs=("$CDEV_TOP"/kernel/bases/6.1/patches/[0-9]*.patch "$HOST_TESTS/legacy-int-sites.diff")
 python3 "$HOST_TESTS/seed-callsites.py" "$work" "${inputs[@]}" 2>"$work/summary.txt" ||
 	die "seed-callsites.py failed: $(cat "$work/summary.txt")"
 total=$(wc -l <"$work/sites.tsv")
