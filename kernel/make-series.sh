@@ -64,7 +64,7 @@ log "semantic patch converted $callers call sites in $caller_files files"
 
 # The callers whose two names already diverge, of those this base still has.
 diverged=
-if git_ show HEAD~1:drivers/block/paride/pt.c >/dev/null 2>&1; then
+if git_ show HEAD:drivers/block/paride/pt.c >/dev/null 2>&1; then
 	diverged='They already do: drivers/spi/spidev.c registers "spi" and
 unregisters spidev_spi_driver.driver.name ("spidev");
 drivers/block/paride/pt.c registers the module parameter name and
