@@ -68,6 +68,13 @@ printf 'size: minimal device, legacy register_chrdev: text %s bytes; on the help
 # and a cached run, timed now.
 # shellcheck source=../tests/matrix/lib/kernels.sh
 . "$CDEV_TOP/tests/matrix/lib/kernels.sh"
+# build_it - build-kernel.sh for kernel $k ($base, $flavour) into the cache $kcache, output to
+# its log.
+build_it() {
+	CDEV_COMPAT_CACHE=$kcache BUILD_DIR=$work/kernel "$CDEV_TOP/kernel/build-kernel.sh" \
+		--base "$base" "$flavour" >>"$work/kernel-$k.log" 2>&1 ||
+		die "kernel/build-kernel.sh --base $base $flavour failed: $work/kernel-$k.log"
+}
 for k in $(kernel_names); do
 	matrix_built_here "$k" || continue
 	base=$(kernel_field "$k" base) flavour=$(kernel_field "$k" flavour)
@@ -76,11 +83,9 @@ for k in $(kernel_names); do
 		kcache=$work/kernel-cache
 		rm -rf "$kcache"
 	fi
-	CDEV_COMPAT_CACHE=$kcache BUILD_DIR=$work/kernel "$CDEV_TOP/kernel/build-kernel.sh" --base "$base" \
-		"$flavour" >"$work/kernel-$k.log" 2>&1 || die "kernel/build-kernel.sh --base $base $flavour failed: $work/kernel-$k.log"
+	build_it
 	t0=$(date +%s.%N)
-	CDEV_COMPAT_CACHE=$kcache BUILD_DIR=$work/kernel "$CDEV_TOP/kernel/build-kernel.sh" --base "$base" \
-		"$flavour" >>"$work/kernel-$k.log" 2>&1
+	build_it
 	cached=$(elapsed "$t0")
 	read -r secs cores load <"$work/kernel/kernel/$base-$flavour/build-seconds"
 	printf 'kernel build %s (base %s, %s): cold %dm%02ds on %s cores, load average %s at its end (target <= 8 min); cached %s s\n' \

@@ -81,35 +81,44 @@ apt_mirror_security() {
 	apt_mirror_for "$codename-security" || die "no apt source for '$codename-security' on this host"
 }
 
+# apt_private STATE ETC CMD ARGS... - run apt-get or apt-cache (CMD) with the private state
+# STATE (lists, cache, an empty dpkg status) and the configuration directory ETC (its
+# sources.list.d/ and preferences.d/): the host's own apt state and configuration are not used.
+apt_private() {
+	local st=$1 etc=$2 cmd=$3
+	shift 3
+	mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
+	touch "$st/status"
+	"$cmd" -o "Dir::Etc=$etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" \
+		-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1 \
+		-o Dir::Cache::pkgcache=pkgcache.bin -o Dir::Cache::srcpkgcache=srcpkgcache.bin \
+		-o APT::Architecture=amd64 -o Acquire::Languages=none -o APT::Get::List-Cleanup=0 "$@"
+}
+
 # apt_suite_download SUITE PKG DESTDIR - download the candidate .deb of PKG from Debian's SUITE
 # (e.g. trixie-backports) of this host's mirror into DESTDIR, with a private apt state under
-# $CDEV_COMPAT_CACHE/apt/SUITE (the host's own apt configuration is not touched; its indices
-# are refreshed when older than 6 h). Prints the .deb's path.
+# $CDEV_COMPAT_CACHE/apt/SUITE (apt_private; its indices are refreshed when older than 6 h).
+# Prints the .deb's path.
 apt_suite_download() {
 	local suite=$1 pkg=$2 dest=$3 st=$CDEV_COMPAT_CACHE/apt/$1 mirror ver f age
 	mirror=$(apt_mirror_debian)
-	mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$st/lists/partial" \
-		"$st/cache/archives/partial" "$dest"
-	touch "$st/status"
+	mkdir -p "$st/etc/sources.list.d" "$st/etc/preferences.d" "$dest"
 	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' "$mirror" \
 		"$suite" /usr/share/keyrings/debian-archive-keyring.gpg >"$st/etc/sources.list.d/suite.sources"
-	local apt=(-o "Dir::Etc=$st/etc" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists"
-		-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1
-		-o APT::Architecture=amd64 -o Acquire::Languages=none -o APT::Sandbox::User=root)
 	age=$(($(date +%s) - $(stat -c %Y "$st/updated" 2>/dev/null || echo 0)))
 	if [ "$age" -gt 21600 ]; then
-		apt-get "${apt[@]}" -qq update >"$st/update.log" 2>&1 ||
+		apt_private "$st" "$st/etc" apt-get -qq update >"$st/update.log" 2>&1 ||
 			die "apt-get update of $suite failed: $(tail -n 3 "$st/update.log")"
 		touch "$st/updated"
 	fi
-	ver=$(apt-cache "${apt[@]}" policy "$pkg" | awk '/Candidate:/ { print $2 }')
+	ver=$(apt_private "$st" "$st/etc" apt-cache policy "$pkg" | awk '/Candidate:/ { print $2 }')
 	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
 		die "no $pkg in $suite (mirror $mirror)"
 	fi
 	f=$dest/${pkg}_${ver}_all.deb
 	if [ ! -s "$f" ]; then
-		if ! (cd "$dest" && apt-get "${apt[@]}" -q download "$pkg=$ver") >"$st/download.log" 2>&1 ||
-			[ ! -s "$f" ]; then
+		if ! (cd "$dest" && apt_private "$st" "$st/etc" apt-get -q -o APT::Sandbox::User=root \
+			download "$pkg=$ver") >"$st/download.log" 2>&1 || [ ! -s "$f" ]; then
 			die "cannot download $pkg=$ver from $suite: $(tail -n 2 "$st/download.log")"
 		fi
 	fi

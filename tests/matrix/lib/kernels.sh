@@ -81,16 +81,12 @@ Pin-Priority: 500
 EOF
 }
 
-# matrix_apt K DIR ARGS... - apt-get/apt-cache against K's sources with private state.
+# matrix_apt K DIR ARGS... - apt-get/apt-cache against K's sources (DIR/etc/apt) with K's
+# private state (apt_private in scripts/lib.sh).
 matrix_apt() {
-	local k=$1 dir=$2 cmd=$3 st=$CDEV_COMPAT_CACHE/matrix/apt/$1
-	shift 3
-	mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
-	touch "$st/status"
-	"$cmd" -o "Dir::Etc=$dir/etc/apt" -o "Dir::State=$st" -o "Dir::State::Lists=$st/lists" \
-		-o "Dir::State::status=$st/status" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1 \
-		-o Dir::Cache::pkgcache=pkgcache.bin -o Dir::Cache::srcpkgcache=srcpkgcache.bin \
-		-o APT::Architecture=amd64 -o Acquire::Languages=none -o APT::Get::List-Cleanup=0 "$@"
+	local k=$1 dir=$2
+	shift 2
+	apt_private "$CDEV_COMPAT_CACHE/matrix/apt/$k" "$dir/etc/apt" "$@"
 }
 
 # matrix_resolve K DIR - set KPKGS (packages to install), KPKG_DIRS (local package dirs),
