@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 [ -n "$MATRIX_KERNELS_ALL" ] || echo "no kernel descriptions"
 for k in $(kernel_names); do
 	for field in release arity class_create from suites security pin base flavour profile \
-		lists timeout_factor script_timeout functional_maxcpus soak_tests; do
+		lists timeout_factor script_timeout soak_tests; do
 		grep -q "^$field=" "$top"/tests/matrix/kernels/[0-9][0-9]-"$k".conf || echo "$k: no $field="
 	done
 	case "$(kernel_field "$k" arity)" in 1 | 2) ;; *) echo "$k: arity is 1 or 2" ;; esac

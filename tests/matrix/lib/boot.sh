@@ -31,7 +31,7 @@ matrix_boot_timeout() {
 # (fast|systemd) whose runner is RUN (suite|vendor). In a suite run, each guest script may take
 # K's script_timeout when it has one (the debug kernels: 75-migrated-corpus took more than the
 # runner's default 600 s there on a loaded machine, before it became one program). The functional
-# suite's guests bring up K's functional_maxcpus of their two vCPUs (see matrix_smp).
+# suite's guests bring up one of their two vCPUs (maxcpus=1, see matrix_smp).
 matrix_cmdline() {
 	# no_timer_check: under TCG on a busy host the kernel's IO-APIC timer check can miss its
 	# ticks and panic ("IO-APIC + timer doesn't work!"; seen on onearg at load 5).
@@ -39,10 +39,8 @@ matrix_cmdline() {
 	local script_timeout=
 	[ -z "${3:-}" ] || [ "$2" != suite ] || script_timeout=$(kernel_field "$3" script_timeout)
 	[ -z "$script_timeout" ] || c+=" cdev_script_timeout=$script_timeout"
-	local maxcpus=
-	[ -z "${3:-}" ] || maxcpus=$(kernel_field "$3" functional_maxcpus)
 	[ "$2" != suite ] || [ "${SUITE:-}" != functional ] || [ -n "${CDEV_MATRIX_SMP:-}" ] ||
-		[ -z "$maxcpus" ] || c+=" maxcpus=$maxcpus"
+		c+=" maxcpus=1"
 	local slub=${CDEV_MATRIX_SLUB_DEBUG:-FZP}
 	[ "$slub" = 0 ] || c+=" slub_debug=$slub page_poison=1"
 	case "$1" in
@@ -56,8 +54,8 @@ matrix_cmdline() {
 }
 
 # matrix_smp - QEMU's -smp for this run: CDEV_MATRIX_SMP, else one vCPU for a vendor run, two
-# for the suites. The functional suite's kernels with functional_maxcpus=1 bring up only the
-# first (matrix_cmdline): under TCG a second running vCPU made that suite a quarter slower (two guests
+# for the suites. The functional suite's kernels bring up only the first (maxcpus=1 from
+# matrix_cmdline): under TCG a second running vCPU made that suite a quarter slower (two guests
 # run at once on two cores), but its tests need a second possible CPU (the corpus's corp_range
 # sizes itself by num_possible_cpus()), and the stress test of soak races two running ones.
 matrix_smp() {
