@@ -5,7 +5,7 @@
 #
 # The base's linux-source + its series (kernel/bases/BASE/), configured as x86_64 allnoconfig +
 # kernel/config/guest.config (only what the matrix guests use) + the flavour's fragment, then
-# `make bindeb-pkg`:
+# `make bindeb-pkg` (a base's own kernel/bases/BASE/FLAVOUR.config, if any, is merged last):
 #   debug    (the default) kernel/config/debug.config: lockdep, kmemleak, debug objects and
 #            late kobject releases; LOCALVERSION=-cdev-onearg; the suites' one-arg kernels
 #   nodebug  kernel/config/nodebug.config: none of them; LOCALVERSION=-cdev-onearg-nodebug; what
@@ -32,6 +32,8 @@ nodebug) localversion=-cdev-onearg-nodebug ;;
 *) die "unknown flavour '$flavour' (debug, nodebug)" ;;
 esac
 fragments=("$KERNEL_DIR/config/guest.config" "$KERNEL_DIR/config/$flavour.config")
+# A base may adjust a flavour for what its own drivers do (kernel/bases/BASE/FLAVOUR.config).
+[ ! -f "$KERNEL_DIR/bases/$BASE/$flavour.config" ] || fragments+=("$KERNEL_DIR/bases/$BASE/$flavour.config")
 dest=$BUILD_DIR/kernel/$BASE-$flavour
 need_kbuild_pkgs
 ver=$(src_version)
