@@ -1,10 +1,10 @@
 #!/bin/bash
 # Matrix timings for `make bench`: printed with their targets, never asserted. KERNELS as for
-# the matrix (default: a vendor run's five kernels for the vendor runs, the suites' five for the
+# the matrix (default: a vendor run's kernels for the vendor runs, the suites' kernels for the
 # others); each run's output and results are kept in build/bench/<run>/.
 #   vendor        tests/vendor-example copied to build/bench/vendor-example and edited (a
 #                 comment with the time), then `make matrix MODULE=...`: the warm vendor
-#                 matrix after an edit (wall; target <= 60 s over the five kernels) and per
+#                 matrix after an edit (wall; target <= 60 s over the vendor kernels) and per
 #                 kernel the host build and the boot-to-results (target <= 10 s)
 #   vendor-noslub the same without slub_debug=FZP page_poison=1: their cost per boot
 #   functional    `make matrix`, the functional suite (wall; target <= 2 min warm)
