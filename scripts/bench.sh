@@ -75,9 +75,7 @@ build_it() {
 		--base "$base" "$flavour" >>"$work/kernel-$k.log" 2>&1 ||
 		die "kernel/build-kernel.sh --base $base $flavour failed: $work/kernel-$k.log"
 }
-for k in $(kernel_names); do
-	matrix_built_here "$k" || continue
-	base=$(kernel_field "$k" base) flavour=$(kernel_field "$k" flavour)
+while read -r k base flavour <&3; do
 	kcache=$CDEV_COMPAT_CACHE
 	if [ -n "${CDEV_BENCH_KERNEL_COLD:-}" ]; then
 		kcache=$work/kernel-cache
@@ -91,7 +89,7 @@ for k in $(kernel_names); do
 	printf 'kernel build %s (base %s, %s): cold %dm%02ds on %s cores, load average %s at its end (target <= 8 min); cached %s s\n' \
 		"$k" "$base" "$flavour" $((secs / 60)) $((secs % 60)) "$cores" "$load" "$cached"
 	[ -z "${CDEV_BENCH_KERNEL_COLD:-}" ] || rm -rf "$kcache"
-done
+done 3< <(kernel_builds "")
 
 rc=0
 "$CDEV_TOP/tests/matrix/bench.sh" || rc=$?

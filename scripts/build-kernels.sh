@@ -11,8 +11,7 @@ set -euo pipefail
 
 list=${1:-suite}
 case "$list" in suite | vendor) ;; *) die "unknown list '$list' (suite, vendor)" ;; esac
-for k in $(kernel_names "$list"); do
-	matrix_built_here "$k" || continue
-	log "$k: kernel/build-kernel.sh --base $(kernel_field "$k" base) $(kernel_field "$k" flavour)"
-	"$CDEV_TOP/kernel/build-kernel.sh" --base "$(kernel_field "$k" base)" "$(kernel_field "$k" flavour)"
-done
+while read -r k base flavour <&3; do
+	log "$k: kernel/build-kernel.sh --base $base $flavour"
+	"$CDEV_TOP/kernel/build-kernel.sh" --base "$base" "$flavour"
+done 3< <(kernel_builds "$list")

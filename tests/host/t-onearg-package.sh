@@ -18,9 +18,7 @@ mkdir -p "$work"
 # the kernel builds use the real cache; the probes and derived headers a fresh one
 kcache=$CDEV_COMPAT_CACHE
 export CDEV_COMPAT_CACHE=$work/cache
-for k in $(kernel_names suite); do
-	matrix_built_here "$k" || continue
-	base=$(kernel_field "$k" base) flavour=$(kernel_field "$k" flavour)
+while read -r k base flavour <&3; do
 	dir=$BUILD_DIR/kernel/$base-$flavour
 	deb=$(find "$dir" -maxdepth 1 -name 'linux-headers-*.deb' 2>/dev/null | head -n1)
 	if [ -z "$deb" ]; then
@@ -50,4 +48,4 @@ for k in $(kernel_names suite); do
 			test -z "$diffs"
 	fi
 	check_shim_build "$kdir" "$work/$k/build" "the packaged headers of $k" 1
-done
+done 3< <(kernel_builds suite)

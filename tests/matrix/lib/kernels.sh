@@ -41,6 +41,15 @@ matrix_built_here() {
 	[ "$(kernel_field "$1" from)" = build ]
 }
 
+# kernel_builds [LIST] - "K BASE FLAVOUR", one a line, for each kernel of LIST (all when empty)
+# that is built here: what build-kernels.sh, bench.sh and t-onearg-package.sh go through.
+kernel_builds() {
+	local k
+	for k in $(kernel_names "${1:-}"); do
+		! matrix_built_here "$k" || printf '%s %s %s\n' "$k" "$(kernel_field "$k" base)" "$(kernel_field "$k" flavour)"
+	done
+}
+
 # matrix_profile K - K's mkosi profile (mkosi.profiles/NAME.conf).
 matrix_profile() {
 	kernel_field "$1" profile
