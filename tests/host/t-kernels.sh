@@ -46,8 +46,8 @@ broken() {
 	cmp -s "$CDEV_TOP/$3" "$work/copy/$3" && { not_ok "$1 (the edit changed nothing)"; return; }
 	check "$1 is found" test -n "$(problems "$work/copy")"
 }
-broken "a kernel missing from matrix.yml" 's/, onearg\]/]/' .github/workflows/matrix.yml
-broken "a kernel missing from vendor-matrix.yml's default" 's/,onearg-nodebug$//' .github/workflows/vendor-matrix.yml
+broken "a kernel missing from matrix.yml" 's/, onearg-newest\]/]/' .github/workflows/matrix.yml
+broken "a kernel missing from vendor-matrix.yml's default" 's/,onearg-newest-nodebug$//' .github/workflows/vendor-matrix.yml
 broken "a kernel moved out of the suite list" 's/^lists=suite$/lists=/' tests/matrix/kernels/50-onearg.conf
 broken "a description without a field" '/^pin=/d' tests/matrix/kernels/30-trixie.conf
 broken "a built kernel whose base does not exist" 's/^base=7.3$/base=9.9/' tests/matrix/kernels/60-onearg-newest.conf
