@@ -31,12 +31,36 @@ struct cdev_shim_region_info {
 /* The redirect device's name in /proc/devices. */
 #define CDEV_SHIM_REDIRECT_NAME "cdev_shim_redirect"
 
-extern const struct file_operations cdev_shim_fops;
+/**
+ * struct cdev_shim_fops - a test device's file operations and where its facts come from
+ * @fops: what the device registers; file->f_op points here (cdev_shim_fops.c)
+ * @info: fills in the device, major, minor and index that serve @inode
+ */
+struct cdev_shim_fops {
+	const struct file_operations fops;
+	void (*info)(struct inode *inode, struct cdev_shim_region_info *info);
+};
 
-ssize_t cdev_shim_report(const struct cdev_shim_region_info *info,
-			 char __user *buf, size_t len, loff_t *ppos);
-long cdev_shim_whoami(const struct cdev_shim_region_info *info,
-		      unsigned long arg);
+ssize_t cdev_shim_read(struct file *file, char __user *buf, size_t len,
+		       loff_t *ppos);
+ssize_t cdev_shim_write(struct file *file, const char __user *buf, size_t len,
+			loff_t *ppos);
+long cdev_shim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* A test device's struct cdev_shim_fops: OPEN (or NULL) and INFO are its own. */
+#define CDEV_SHIM_FOPS(OPEN, INFO) {					\
+	.fops = {							\
+		.owner = THIS_MODULE,					\
+		.open = (OPEN),						\
+		.read = cdev_shim_read,					\
+		.write = cdev_shim_write,				\
+		.unlocked_ioctl = cdev_shim_ioctl,			\
+		.compat_ioctl = compat_ptr_ioctl,			\
+	},								\
+	.info = (INFO),							\
+}
+
+extern const struct cdev_shim_fops cdev_shim_region_fops;
 
 int cdev_shim_legacy_init(void);
 void cdev_shim_legacy_exit(void);

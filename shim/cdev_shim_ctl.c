@@ -106,7 +106,7 @@ static int ctl_register(struct cdev_shim_region_req *req)
 		goto err_put;
 	}
 	ret = cdev_compat_register(&cr->dev.region, req->major, req->baseminor,
-				   req->count, cr->name, &cdev_shim_fops);
+				   req->count, cr->name, &cdev_shim_region_fops.fops);
 	if (ret)
 		goto err_put;
 	if (req->nodes) {
@@ -146,7 +146,7 @@ static int ctl_reuse(unsigned int id, bool unregister_first)
 	if (unregister_first)
 		cdev_compat_unregister(&cr->dev.region);
 	return cdev_compat_register(&cr->dev.region, cr->req.major, cr->req.baseminor,
-				    cr->req.count, cr->name, &cdev_shim_fops);
+				    cr->req.count, cr->name, &cdev_shim_region_fops.fops);
 }
 
 static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

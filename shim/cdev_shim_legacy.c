@@ -66,38 +66,7 @@ static void legacy_info(struct inode *inode, struct cdev_shim_region_info *info)
 	info->served_by_cdev_compat = false;
 }
 
-static ssize_t legacy_read(struct file *file, char __user *buf, size_t len,
-			   loff_t *ppos)
-{
-	struct cdev_shim_region_info info;
-
-	legacy_info(file_inode(file), &info);
-	return cdev_shim_report(&info, buf, len, ppos);
-}
-
-static ssize_t legacy_write(struct file *file, const char __user *buf,
-			    size_t len, loff_t *ppos)
-{
-	return len;
-}
-
-static long legacy_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
-{
-	struct cdev_shim_region_info info;
-
-	if (cmd != CDEV_SHIM_IOC_WHOAMI)
-		return -ENOTTY;
-	legacy_info(file_inode(file), &info);
-	return cdev_shim_whoami(&info, arg);
-}
-
-static const struct file_operations legacy_fops = {
-	.owner = THIS_MODULE,
-	.read = legacy_read,
-	.write = legacy_write,
-	.unlocked_ioctl = legacy_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};
+static const struct cdev_shim_fops legacy_fops = CDEV_SHIM_FOPS(NULL, legacy_info);
 
 /* Each spelling once; the int-result forms are the legacy ones cdev-compat must accept. */
 static void legacy_unregister(int which)
@@ -153,10 +122,10 @@ int cdev_shim_legacy_init(void)
 
 		/* The kernel's own functions: the module is built in redirect mode. */
 		if (dev->count == 256)
-			ret = (register_chrdev)(0, dev->name, &legacy_fops);
+			ret = (register_chrdev)(0, dev->name, &legacy_fops.fops);
 		else
 			ret = (__register_chrdev)(0, dev->baseminor, dev->count,
-						  dev->name, &legacy_fops);
+						  dev->name, &legacy_fops.fops);
 		if (ret < 0) {
 			pr_err_ratelimited("%s: register: %d\n", dev->name, ret);
 			goto err;

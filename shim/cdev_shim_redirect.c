@@ -40,39 +40,7 @@ static void redirect_info(struct inode *inode, struct cdev_shim_region_info *inf
 	info->served_by_cdev_compat = served_by_cdev_compat(inode);
 }
 
-static ssize_t redirect_read(struct file *file, char __user *buf, size_t len,
-			     loff_t *ppos)
-{
-	struct cdev_shim_region_info info;
-
-	redirect_info(file_inode(file), &info);
-	return cdev_shim_report(&info, buf, len, ppos);
-}
-
-static ssize_t redirect_write(struct file *file, const char __user *buf,
-			      size_t len, loff_t *ppos)
-{
-	return len;
-}
-
-static long redirect_ioctl(struct file *file, unsigned int cmd,
-			   unsigned long arg)
-{
-	struct cdev_shim_region_info info;
-
-	if (cmd != CDEV_SHIM_IOC_WHOAMI)
-		return -ENOTTY;
-	redirect_info(file_inode(file), &info);
-	return cdev_shim_whoami(&info, arg);
-}
-
-static const struct file_operations redirect_fops = {
-	.owner = THIS_MODULE,
-	.read = redirect_read,
-	.write = redirect_write,
-	.unlocked_ioctl = redirect_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};
+static const struct cdev_shim_fops redirect_fops = CDEV_SHIM_FOPS(NULL, redirect_info);
 
 /**
  * cdev_shim_redirect_set() - register or unregister the redirect device the legacy way
@@ -86,7 +54,7 @@ int cdev_shim_redirect_set(bool on)
 
 	mutex_lock(&redirect_lock);
 	if (on && !redirect_major) {
-		ret = register_chrdev(0, CDEV_SHIM_REDIRECT_NAME, &redirect_fops);
+		ret = register_chrdev(0, CDEV_SHIM_REDIRECT_NAME, &redirect_fops.fops);
 		if (ret < 0)
 			pr_err_ratelimited("register_chrdev: %d\n", ret);
 		else
