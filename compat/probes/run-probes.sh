@@ -149,9 +149,11 @@ mkdir "$work/logs"
 names=()
 for src in "${sources[@]}"; do
 	name=$(basename "$src" .c)
+	case "$name" in
+	__*) die "probe $src: Kbuild refuses a goal whose name starts with '__'; rename the file" ;;
+	esac
 	names+=("$name")
-	# Kbuild refuses goals that start with "__"; the copy gets a prefix.
-	cp "$src" "$work/probe-$name.c"
+	cp "$src" "$work/$name.c"
 done
 
 # Each probe's compiler diagnostics go to its own log. The override keeps the plain compile
@@ -162,7 +164,7 @@ done
 cat >"$work/Kbuild" <<'KBUILD'
 ccflags-y += -Werror
 override cmd_cc_o_c = $(CC) $(c_flags) -fsyntax-only $< \
-	2>$(obj)/logs/$(patsubst probe-%.o,%,$(notdir $@)).log && : >$@
+	2>$(obj)/logs/$(basename $(notdir $@)).log && : >$@
 override define rule_cc_o_c
 	$(call cmd,cc_o_c)
 endef
@@ -196,7 +198,7 @@ case "$jobs" in
 esac
 objs=()
 for name in "${names[@]}"; do
-	objs+=("probe-$name.o")
+	objs+=("$name.o")
 done
 printf 'JOBS=%s\nMAKE_ARGS=%s\n' "$jobs" "$*" >"$work/logs/jobs.txt"
 # Kbuild before 5.12 builds a single object of an external module only if it is a target.
@@ -220,7 +222,7 @@ for name in "${names[@]}"; do
 	fi
 	[ -n "${set_variants[$set]+x}" ] || sets+=("$set")
 	set_variants[$set]+="$name "
-	if [ -f "$work/probe-$name.o" ]; then
+	if [ -f "$work/$name.o" ]; then
 		set_passed[$set]+="$name "
 		printf '%s %s pass\n' "$set" "$name" >>"$summary"
 	else

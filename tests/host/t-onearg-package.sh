@@ -37,7 +37,7 @@ while read -r k base flavour <&3; do
 	passed=$(awk '$3 == "pass" { print $2 }' "$entry/probes.txt" | sort | paste -sd' ')
 	class=class_create_owner
 	[ "$(kernel_field "$k" class_create)" = owner,name ] || class=class_create_function
-	for want in unregister_chrdev_1arg __unregister_chrdev_3arg "$class"; do
+	for want in unregister_chrdev_1arg unregister_chrdev_ranged_3arg "$class"; do
 		check "$k: the probes find $want on its packaged headers (passed: $passed)" \
 			grep -qw -- "$want" <<<"$passed"
 	done

@@ -28,9 +28,9 @@ expect_variants() {
 	check "probes on the $name headers pass exactly: $want(got: $got)" test "$got" = "$want"
 }
 
-expect_variants "$twoarg" twoarg unregister_chrdev_2arg __unregister_chrdev_4arg \
+expect_variants "$twoarg" twoarg unregister_chrdev_2arg unregister_chrdev_ranged_4arg \
 	class_create_owner class_devnode_nonconst cdev_device_add
-expect_variants "$onearg" onearg unregister_chrdev_1arg __unregister_chrdev_3arg \
+expect_variants "$onearg" onearg unregister_chrdev_1arg unregister_chrdev_ranged_3arg \
 	class_create_owner class_devnode_nonconst cdev_device_add
 entry=$("$probes/run-probes.sh" "$onearg")
 check "the one-arg headers' generated header defines CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS 1" \
