@@ -55,6 +55,13 @@ need_coccinelle() {
 	need_pkgs "$libdir/libpython$ver.so:libpython3-dev"
 }
 
+# migrate_inputs - every file that decides what scripts/cdev-compat-migrate writes, one a line:
+# the tool, its semantic patches and their Python (a cache key of converted drivers).
+migrate_inputs() {
+	printf '%s\n' "$CDEV_TOP/scripts/cdev-compat-migrate" "$CDEV_TOP"/compat/cocci/*.cocci \
+		"$CDEV_TOP"/compat/cocci/register_chrdev-to-cdev/*.cocci "$CDEV_TOP"/compat/cocci/cdev_migrate/*.py
+}
+
 # apt_mirror_debian / apt_mirror_security - the Debian archive and security URIs this host's apt
 # uses, read from its configuration at run time (no host name is written in the repository).
 apt_mirror_for() {

@@ -48,8 +48,8 @@ convert() {
 	local dir=$1 dest=$2 key cache args files=()
 	mapfile -t files < <(objects "$dir")
 	read -r -a args <<<"$(spec_field "$dir/guest.spec" args)"
-	key=$(cd "$dir" && find . -maxdepth 1 -type f | LC_ALL=C sort | xargs cat "$tool" \
-		"$CDEV_TOP"/compat/cocci/*.cocci | sha256sum | cut -c1-16)
+	key=$({ (cd "$dir" && find . -maxdepth 1 -type f | LC_ALL=C sort | xargs cat) &&
+		migrate_inputs | xargs -d '\n' cat; } | sha256sum | cut -c1-16)
 	cache=$CDEV_COMPAT_CACHE/corpus-converted/$key-$(basename "$dir")
 	if [ ! -d "$cache" ]; then
 		rm -rf "$cache.tmp"

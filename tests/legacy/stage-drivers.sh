@@ -85,8 +85,7 @@ source_dir() {
 # convert IN OUTFILE - cdev-compat-migrate --cdev IN, cached.
 convert() {
 	local in=$1 dst=$2 key cache
-	key=$(cat "$in" "$CDEV_TOP/scripts/cdev-compat-migrate" "$CDEV_TOP"/compat/cocci/*.cocci |
-		sha256sum | cut -c1-16)
+	key=$(migrate_inputs | xargs -d '\n' cat "$in" | sha256sum | cut -c1-16)
 	cache=$CDEV_COMPAT_CACHE/legacy-converted/$key-${in##*/}
 	if [ ! -s "$cache" ]; then
 		need_coccinelle

@@ -1,0 +1,8 @@
+@initialize:python@
+@@
+X = 42
+
+@r@
+position p;
+@@
+foo@p(...)

@@ -1,0 +1,1 @@
+int main(void){ foo(1); return 0; }
