@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 M=$CDEV_TOP/tests/matrix
-for lib in progress kernels boot ktap suites overlay image run-kernel report junit; do
+for lib in progress kernels boot ktap suites overlay image initramfs kernel-file result run-kernel report junit; do
 	# shellcheck disable=SC1090
 	. "$M/lib/$lib.sh"
 done
@@ -162,7 +162,7 @@ boots_play() {
 	echo /x/image.cpio >"$kdir/base-cpio"
 	echo /x/tests.cpio >"$kdir/tests-cpio"
 	R_T0=$(date +%s.%N) R_NAME=$k R_DIR=$kdir R_STATUS=prepared R_VERSION='6.1 (x)' R_IMG=/x R_REQUIRED=10-x
-	R_RETRY='' write_result
+	R_RETRY='' matrix_result_write "$kdir"
 	(
 		# shellcheck disable=SC2317 # (called by matrix_boot_kernel)
 		matrix_boot() {

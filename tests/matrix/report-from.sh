@@ -13,6 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/progress.sh"
 # shellcheck source=lib/kernels.sh
 . "$here/lib/kernels.sh"
+# shellcheck source=lib/result.sh
+. "$here/lib/result.sh"
 # shellcheck source=lib/run-kernel.sh
 . "$here/lib/run-kernel.sh"
 # shellcheck source=lib/report.sh

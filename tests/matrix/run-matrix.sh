@@ -19,7 +19,7 @@
 #                              and kmemleak, which boot in seconds)
 #   MODULE, MODULE_TEST        the vendor run; MODULE_TEST_TIMEOUT seconds (default 60);
 #                              MODULE_GUEST_ROOT=full boots every program of the image (default:
-#                              a small root, lib/image.sh VENDOR_ROOT_PKGS)
+#                              a small root, lib/initramfs.sh VENDOR_ROOT_PKGS)
 #   CDEV_MATRIX_DEB            the user .deb (default: newest build/cdev-compat-dkms_*_all.deb, and
 #                              cdev-compat-test-dkms of the same version beside it; `make deb` if
 #                              none); "standin" = tests/matrix/standin
@@ -37,7 +37,7 @@
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe
 #   CDEV_MATRIX_APPEND         more kernel command line
 #   CDEV_MATRIX_PVH=0          boot the bzImage, not the uncompressed kernel at its PVH entry
-#                              (lib/image.sh matrix_kernel_to_boot)
+#                              (lib/kernel-file.sh matrix_kernel_to_boot)
 # Outputs, all kept: build/matrix/<kernel>/{console.log,ktap.txt,results.tsv,result.env,qemu.cmd,
 # mkosi.log (when built),build.log (vendor)}, build/matrix/summary.{txt,md}, build/matrix/junit.xml.
 # Exit status non-zero when any row (suite) or any cell (vendor) failed.
@@ -53,6 +53,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/kernels.sh"
 # shellcheck source=lib/image.sh
 . "$here/lib/image.sh"
+# shellcheck source=lib/initramfs.sh
+. "$here/lib/initramfs.sh"
+# shellcheck source=lib/kernel-file.sh
+. "$here/lib/kernel-file.sh"
 # shellcheck source=lib/suites.sh
 . "$here/lib/suites.sh"
 # shellcheck source=lib/overlay.sh
@@ -63,6 +67,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/boot.sh"
 # shellcheck source=lib/ktap.sh
 . "$here/lib/ktap.sh"
+# shellcheck source=lib/result.sh
+. "$here/lib/result.sh"
 # shellcheck source=lib/run-kernel.sh
 . "$here/lib/run-kernel.sh"
 # shellcheck source=lib/report.sh

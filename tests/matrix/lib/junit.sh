@@ -44,7 +44,7 @@ matrix_junit() {
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
 		echo '<testsuites name="cdev-compat matrix">'
 		for k in "${kernels[@]}"; do
-			load_result "$k"
+			matrix_result_load "$k" "$MATRIX_DIR/$k"
 			[ -f "$MATRIX_DIR/$k/results.tsv" ] || : >"$MATRIX_DIR/$k/results.tsv"
 			body=$(
 				if [ "$MODE" = suite ]; then

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # Reading the guests' KTAP on the host.
 #   ktap_tsv FILE  leaf results (for JUnit and the counts)
 #   ktap_top FILE  top-level results (for the required tests and the vendor cells)

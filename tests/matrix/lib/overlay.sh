@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # The test side of the guest, appended to the image at boot as further cpio archives (the
 # kernel unpacks concatenated archives in order), so editing a test never rebuilds an image:
 #   common.cpio           tests/guest (runner, libraries, fast-path init, vendor runner; no

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # Progress lines of a matrix run: "matrix: [  12.3s] ..." from the start of the run (T_RUN),
 # phases with their times (PHASES, printed by the report), one line per kernel step.
 

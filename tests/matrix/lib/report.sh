@@ -7,20 +7,6 @@
 #   vendor  kernel x build (warnings) / load / test / unload / log, boot seconds; below, the
 #           first error line of each failed cell
 
-# load_result K - source K's result.env, or set a failed row when there is none.
-load_result() {
-	local f=$MATRIX_DIR/$1/result.env c
-	R_NAME=$1 R_VERSION='?' R_ARITY='?' R_PASSED=0 R_FAILED=1 R_SKIPPED=0 R_BOOT_S=- R_TOTAL_S=-
-	R_STATUS=error R_MSG="no result (runner error)" R_REQUIRED='' R_MISSING=0 R_NOTPASSED='' WARNINGS=''
-	R_IMAGE_CACHED=- R_IMAGE_S=- R_DIR=$MATRIX_DIR/$1 R_RETRY=
-	for c in $CELLS; do eval "CELL_$c=- MSG_$c="; done
-	# shellcheck disable=SC1090
-	[ ! -f "$f" ] || . "$f"
-	if [ "$R_STATUS" = prepared ]; then
-		R_STATUS=error R_FAILED=1 R_MSG="image ready but the boot did not complete (runner error)"
-	fi
-}
-
 # cell_text C - a vendor cell for the table: ok, FAIL, HANG, skip, -; the build with warnings.
 cell_text() {
 	local v=CELL_$1 s
@@ -47,7 +33,7 @@ report_suite() {
 		printf '|---|---|---|---|---|---|---|---|\n'
 	} >"$MATRIX_DIR/summary.md"
 	for k in "${kernels[@]}"; do
-		load_result "$k"
+		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		nreq=$(wc -w <<<"$R_REQUIRED")
 		printf '%-14s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$k" "${R_VERSION:0:36}" "$R_ARITY" \
 			"$nreq" "$R_PASSED / $R_FAILED / $R_SKIPPED" "$R_MISSING" "$R_BOOT_S" "$R_TOTAL_S" "$R_STATUS"
@@ -66,7 +52,7 @@ report_suite() {
 	done
 	echo
 	for k in "${kernels[@]}"; do
-		load_result "$k"
+		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		printf '%s: required (%s): %s\n' "$k" "$SUITE" "$R_REQUIRED"
 		[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | awk 'NR <= 14'
 		[ -z "$R_RETRY" ] || printf '%s: booted twice: %s\n' "$k" "$R_RETRY"
@@ -87,7 +73,7 @@ report_vendor() {
 		printf '|---|---|---|---|---|---|---|---|\n'
 	} >"$MATRIX_DIR/summary.md"
 	for k in "${kernels[@]}"; do
-		load_result "$k"
+		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		printf '%-14s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$k" "${R_VERSION%% *}" \
 			"$(cell_text build)" "$(cell_text load)" "$(cell_text test)" "$(cell_text unload)" \
 			"$(cell_text log)" "$R_BOOT_S"
@@ -107,7 +93,7 @@ report_vendor() {
 	done
 	echo
 	for k in "${kernels[@]}"; do
-		load_result "$k"
+		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		cellfail=0
 		for c in $CELLS; do
 			v=CELL_$c m=MSG_$c
@@ -136,7 +122,7 @@ matrix_report() {
 		printf ' (total %ss)\n' "$(now_s)"
 		# Sums over kernels; boots overlap image builds, so they exceed the "kernels" phase.
 		for k in "${kernels[@]}"; do
-			load_result "$k"
+			matrix_result_load "$k" "$MATRIX_DIR/$k"
 			if [ "$R_IMAGE_CACHED" = no ]; then
 				printf 'built %s %s\n' "$k" "$R_IMAGE_S"
 			elif [ "$R_IMAGE_CACHED" = yes ]; then

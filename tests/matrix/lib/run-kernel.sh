@@ -1,35 +1,13 @@
 # shellcheck shell=bash disable=SC2034,SC2154,SC2153
 # One kernel's run, in two halves: matrix_prepare_kernel (serial: image, then the tests or the
 # vendor build) and matrix_boot_kernel (in the background: boot, read KTAP, decide the row).
-# Their state is kept in KDIR/result.env (R_*, and the vendor cells CELL_*/MSG_*).
-# Cell and row states: ok/pass, fail, skip, hang, "-" (not run: an earlier cell failed).
-
-CELLS="build load test unload log"
-
-# write_result - KDIR/result.env from the R_* and CELL_* variables.
-write_result() {
-	local c v
-	R_TOTAL_S=$(elapsed "$R_T0")
-	{
-		for v in R_NAME R_STATUS R_VERSION R_ARITY R_PASSED R_FAILED R_SKIPPED R_REQUIRED R_MISSING \
-			R_NOTPASSED R_BOOT_S R_TOTAL_S R_IMAGE_S R_IMAGE_CACHED R_DKMS_S R_KRESOLVED R_MSG R_DIR \
-			R_T0 R_IMG R_INIT R_RETRY WARNINGS BUILD_S; do
-			printf '%s=%q\n' "$v" "${!v:-}"
-		done
-		for c in $CELLS; do
-			v=CELL_$c
-			printf '%s=%q\n' "$v" "${!v:--}"
-			v=MSG_$c
-			printf '%s=%q\n' "$v" "${!v:-}"
-		done
-	} >"$kdir/result.env"
-}
+# Their state is kept in KDIR/result.env (lib/result.sh).
 
 fail_kernel() {
 	R_MSG=$1
 	[ "${R_FAILED:-0}" -gt 0 ] || R_FAILED=1
 	[ "$R_STATUS" = hang ] || R_STATUS=fail
-	write_result
+	matrix_result_write "$kdir"
 	say "$k: FAILED: $R_MSG"
 	return 1
 }
@@ -41,15 +19,8 @@ matrix_prepare_kernel() {
 	local st
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
-	R_T0=$(date +%s.%N) R_IMG='' R_NAME=$k R_INIT=$INIT R_DIR=$kdir
-	R_STATUS=error R_VERSION='?' R_ARITY='?' R_PASSED=0 R_FAILED=0 R_SKIPPED=0 R_BOOT_S=- R_MSG=''
-	R_IMAGE_S=- R_IMAGE_CACHED=- R_DKMS_S=- R_KRESOLVED='' R_MISSING=0 R_NOTPASSED=''
-	R_REQUIRED=''
-	local c
-	for c in $CELLS; do
-		eval "CELL_$c=- MSG_$c="
-	done
-	WARNINGS='' BUILD_S=''
+	matrix_result_reset "$k" "$kdir"
+	R_INIT=$INIT R_FAILED=0 R_MSG=''
 
 	if ! matrix_image "$k" "$kdir"; then
 		CELL_build=fail MSG_build="no image: ${IMAGE_ERROR%%$'\n'*}"
@@ -102,7 +73,7 @@ matrix_prepare_kernel() {
 		fi
 	fi
 	R_STATUS=prepared
-	write_result
+	matrix_result_write "$kdir"
 }
 
 # matrix_boot_kernel K - boot the prepared kernel, read its KTAP, decide the row.
@@ -207,7 +178,7 @@ suite_decide() {
 			"(console: $kdir/console.log)"
 	else
 		R_STATUS=pass
-		write_result
+		matrix_result_write "$kdir"
 	fi
 }
 
@@ -258,7 +229,7 @@ vendor_decide() {
 	[ "$R_STATUS" = pass ] || [ "$BOOT_STATUS" != hang ] || R_STATUS=hang
 	if [ "$R_STATUS" = pass ]; then
 		R_FAILED=0
-		write_result
+		matrix_result_write "$kdir"
 	else
 		fail_kernel "$(for c in $CELLS; do v=CELL_$c; m=MSG_$c; case "${!v}" in ok | skip | -) ;; *) printf '%s: %s; ' "$c" "${!m}" ;; esac; done)" || true
 		return 1

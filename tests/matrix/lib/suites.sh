@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # Which guest tests each kernel's row must run, per suite, and how its guest starts.
 #   functional  (make matrix) every tests.d script but the soak ones; fast path (no systemd)
 #   soak        (make soak)   fault injection and stress (on the kernels whose description lists

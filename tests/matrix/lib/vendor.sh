@@ -43,7 +43,7 @@ vendor_check_inputs() {
 # KDIR/build.log and KDIR/build.env (CELL_build, MSG_build, WARNINGS), and on success
 # KDIR/vendor.cpio. Returns 1 when the build failed.
 vendor_build() {
-	local k=$1 kdir=$2 kver src=$2/src n ko m missing=() rc=0 st
+	local kdir=$2 kver src=$2/src n ko m missing=() rc=0 st
 	st=$(date +%s.%N)
 	# shellcheck disable=SC1091
 	kver=$(. "$IMG/image-info.env" && printf '%s' "$KVER")
@@ -135,7 +135,7 @@ vendor_pack() {
 		local kver mods=()
 		# shellcheck disable=SC1091
 		kver=$(. "$IMG/image-info.env" && printf '%s' "$KVER")
-		mapfile -t mods < <(mod_closure "$IMG/buildroot/usr/lib/modules/$kver" "$(tr '\n' ' ' <"$v/deps")" |
+		mapfile -t mods < <(matrix_mod_closure "$IMG/buildroot/usr/lib/modules/$kver" "$(tr '\n' ' ' <"$v/deps")" |
 			sed "s|^|usr/lib/modules/$kver/|")
 		[ ${#mods[@]} -eq 0 ] ||
 			(cd "$root" && cpio -idm --quiet --no-absolute-filenames "${mods[@]}" <"$IMG/image.cpio")
