@@ -155,3 +155,26 @@ source_files() {
 	fi
 	printf '%s\n' "$dir"
 }
+
+# npm_prefix NAME PKG@VERSION... - a directory (printed) whose node_modules holds PKGs, installed
+# once into $CDEV_COMPAT_CACHE/npm/NAME from the registry npm's own configuration names (with
+# nodejs and npm from apt when missing). NAME carries the versions, so the cache is keyed by them.
+npm_prefix() {
+	local name=$1 prefix=$CDEV_COMPAT_CACHE/npm/$1 lock
+	shift
+	need_pkgs npm:npm node:nodejs /etc/ssl/certs/ca-certificates.crt:ca-certificates
+	mkdir -p "$CDEV_COMPAT_CACHE/npm"
+	exec {lock}>"$CDEV_COMPAT_CACHE/npm/.lock"
+	flock "$lock"
+	if [ ! -f "$prefix/.installed" ]; then
+		rm -rf "$prefix"
+		mkdir -p "$prefix"
+		# The system's CA store (Debian's ca-certificates and what the machine's admin added), not
+		# only node's built-in list: a network that inspects TLS has its CA there.
+		npm install --no-audit --no-fund --cafile /etc/ssl/certs/ca-certificates.crt --prefix "$prefix" "$@" \
+			>"$prefix.install.log" 2>&1 || die "npm install $* failed; see $prefix.install.log"
+		: >"$prefix/.installed"
+	fi
+	exec {lock}>&-
+	printf '%s\n' "$prefix"
+}

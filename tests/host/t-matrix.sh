@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 M=$CDEV_TOP/tests/matrix
-for lib in progress kernels boot ktap suites overlay image initramfs kernel-file result run-kernel report junit; do
+for lib in progress kernels boot ktap suites overlay image initramfs kernel-file result run-kernel report junit json; do
 	# shellcheck disable=SC1090
 	. "$M/lib/$lib.sh"
 done
@@ -149,6 +149,24 @@ check "report: the failed cell's line is under the table" grep -q '^bookworm tes
 check "report: closing line counts the cells (build, load ok; test failed)" grep -qx '2 passed, 1 failed' <<<"$out"
 check "report: JUnit names the failed cell" grep -q 'name="test"><failure' "$work/m/junit.xml"
 check "report: the Markdown summary has the table" grep -q '^| bookworm |' "$work/m/summary.md"
+# results.json: valid JSON, its schema, one record per cell, the hung cell with its message and
+# the logs that show it; a message with quotes, a backslash and a tab stays one JSON string.
+json_field() {
+	/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$work/m/results.json" "$1"
+}
+check "results.json: is JSON with schema cdev-compat-matrix/1 and mode vendor" \
+	test "$(json_field 'd["schema"] + " " + d["mode"]' 2>&1)" = "cdev-compat-matrix/1 vendor"
+check "results.json: one record per cell: build load test unload log" \
+	test "$(json_field '" ".join(r["cell"] for r in d["records"])' 2>&1)" = "build load test unload log"
+check "results.json: the test cell is hang, with its message and the console log" \
+	test "$(json_field '[(r["status"], r["message"] != "", r["logs"][0]) for r in d["records"] if r["cell"] == "test"]' 2>&1)" = \
+	"[('hang', True, '$work/m/bookworm/console.log')]"
+check "results.json: cells after the hang are not-run" \
+	test "$(json_field '[r["status"] for r in d["records"]][3:]' 2>&1)" = "['not-run', 'not-run']"
+sed -i 's/^MSG_test=.*/MSG_test=$'"'"'say "hi" \\\\ \\tthere'"'"'/' "$work/m/bookworm/result.env"
+matrix_json bookworm
+check "results.json: quotes, a backslash and a tab in a message" \
+	test "$(json_field '[r["message"] for r in d["records"] if r["cell"] == "test"][0]' 2>&1)" = "$(printf 'say "hi" \\ \tthere')"
 
 # A hang before the test runner started gets one more boot, reported; a hang after it started
 # is the result. matrix_boot is replaced by a stub that plays the given boots in turn.

@@ -10,18 +10,9 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-need_pkgs npm:npm node:nodejs /etc/ssl/certs/ca-certificates.crt:ca-certificates
 AV_VERSION=0.6.0
-prefix=$CDEV_COMPAT_CACHE/npm/action-validator-$AV_VERSION
+prefix=$(npm_prefix action-validator-$AV_VERSION "@action-validator/cli@$AV_VERSION" "@action-validator/core@$AV_VERSION")
 av=$prefix/node_modules/.bin/action-validator
-if [ ! -x "$av" ]; then
-	mkdir -p "$prefix"
-	# The system's CA store (Debian's ca-certificates and what the machine's admin added), not
-	# only node's built-in list: a network that inspects TLS has its CA there.
-	npm install --no-audit --no-fund --cafile /etc/ssl/certs/ca-certificates.crt --prefix "$prefix" "@action-validator/cli@$AV_VERSION" \
-		"@action-validator/core@$AV_VERSION" >"$TEST_WORK/npm-install.log" 2>&1 ||
-		die "npm install @action-validator/cli@$AV_VERSION failed; see $TEST_WORK/npm-install.log"
-fi
 # not CMD... - CMD fails.
 not() { ! "$@" >/dev/null 2>&1; }
 

@@ -21,6 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/report.sh"
 # shellcheck source=lib/junit.sh
 . "$here/lib/junit.sh"
+# shellcheck source=lib/json.sh
+. "$here/lib/json.sh"
 
 [ $# -ge 1 ] || die "usage: $0 DIR... (build/matrix directories of runs)"
 T_RUN=$(date +%s.%N)

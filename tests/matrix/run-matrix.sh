@@ -36,6 +36,7 @@
 #   CDEV_MATRIX_REBUILD=1      ignore the image cache (mkosi's incremental cache still applies)
 #   CDEV_MATRIX_ACCEL          tcg or kvm: skip the KVM probe
 #   CDEV_MATRIX_APPEND         more kernel command line
+#   CDEV_MATRIX_OUTPUT         the results directory (default build/matrix; cdev-compat-matrix --output)
 #   CDEV_MATRIX_PVH=0          boot the bzImage, not the uncompressed kernel at its PVH entry
 #                              (lib/kernel-file.sh matrix_kernel_to_boot)
 # Outputs, all kept: build/matrix/<kernel>/{console.log,ktap.txt,results.tsv,result.env,qemu.cmd,
@@ -75,6 +76,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/report.sh"
 # shellcheck source=lib/junit.sh
 . "$here/lib/junit.sh"
+# shellcheck source=lib/json.sh
+. "$here/lib/json.sh"
 
 T_RUN=$(date +%s.%N)
 MODULE=${MODULE:-}
@@ -99,7 +102,7 @@ else
 fi
 
 [ "$(id -u)" -eq 0 ] || die "run as root (mkosi and apt need it)"
-MATRIX_DIR=$BUILD_DIR/matrix
+MATRIX_DIR=${CDEV_MATRIX_OUTPUT:-$BUILD_DIR/matrix}
 mkdir -p "$MATRIX_DIR" "$CDEV_COMPAT_CACHE/matrix"
 exec 9>"$CDEV_COMPAT_CACHE/matrix/lock"
 flock -n 9 || { log "another matrix run holds $CDEV_COMPAT_CACHE/matrix/lock; waiting"; flock 9; }

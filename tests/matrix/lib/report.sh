@@ -132,11 +132,13 @@ matrix_report() {
 		done | awk '$1 == "built" { nb++; ib += $3 } $1 == "cached" { nc++ } $1 == "boot" { n++; b += $3 }
 			END { printf "images: %d built in %.1fs, %d cached; boots: %d, %.1fs in all\n", nb, ib, nc, n, b }'
 		printf 'junit: %s\n' "$MATRIX_DIR/junit.xml"
+		printf 'json: %s\n' "$MATRIX_DIR/results.json"
 		printf 'kernels: %d passed, %d failed\n' "$kp" "$kf"
 		printf '%d passed, %d failed\n' "$tp" "$tf"
 	} | tee "$MATRIX_DIR/summary.txt"
 	printf '\n%s\n' "$(tail -n 3 "$MATRIX_DIR/summary.txt" | head -n 2)" >>"$MATRIX_DIR/summary.md"
 	matrix_junit
+	matrix_json "${kernels[@]}"
 	read -r kp kf tp tf <<<"$(tail -n 2 "$MATRIX_DIR/summary.txt" | head -n1 | awk '{ print $2, $4 }') 0 0"
 	[ "$kf" -eq 0 ]
 }
