@@ -4,8 +4,9 @@
 # Sets: DEBS (array: cdev-compat-dkms, then cdev-compat-test-dkms when `make deb` built it),
 # DEB_VERSION, DEB_SHA; KDEB_IMAGE, KDEB_HEADERS, KDEB_SHA (per one-arg kernel); ACCEL (tcg|kvm|probe).
 
-# newest_deb NAME - the newest build/NAME_*_all.deb, or nothing.
+# newest_deb NAME - the newest build/NAME_*_all.deb, or nothing (also when there is no build/ yet).
 newest_deb() {
+	[ -d "$BUILD_DIR" ] || return 0
 	find "$BUILD_DIR" -maxdepth 1 -name "$1"'_*_all.deb' -printf '%T@ %p\n' |
 		sort -n | tail -n1 | cut -d' ' -f2-
 }
