@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-plan 44
+plan 45
 work=$TEST_WORK/runner
 rm -rf "$work"
 mkdir -p "$work/suites"
@@ -75,6 +75,12 @@ check "run-checks: a hanging suite is killed at CDEV_CHECK_TIMEOUT and counted; 
 	eval "[ '$last' = '3 passed, 1 failed' ] && [ $rc -ne 0 ] && [ $took -lt 60 ] && grep -q 'timed out after 3s' '$work/hang.out'"
 check "run-checks: a silent suite gets progress lines naming its log" \
 	grep -qE '^# suite .*hang.*: 0m0[1-9]s elapsed, 1 results so far; log .*hang\.log' "$work/hang.out"
+# A suite that has printed nothing yet when its first progress line is due (a first npm or
+# apt install): the line says 0 results, and the run goes on.
+suite quiet 'sleep 3; echo "ok - late"'
+PROGRESS_INTERVAL=1 run_checks quiet quiet
+check "run-checks: a suite with no result yet gets '0 results so far' and still counts ('$last', exit $rc)" \
+	eval "[ '$last' = '1 passed, 0 failed' ] && [ $rc -eq 0 ] && grep -qE '^# suite .*quiet.*: 0m0[1-9]s elapsed, 0 results so far' '$work/quiet.out'"
 suite nonl 'printf "ok - no newline at the end"'
 run_checks nonl nonl
 check "run-checks: a last result without a newline counts ('$last')" test "$last" = "1 passed, 0 failed"
