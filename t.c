@@ -1,1 +1,0 @@
-int main(void){ foo(1); return 0; }
