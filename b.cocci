@@ -1,8 +1,0 @@
-@initialize:python@
-@@
-X = 42
-
-@r@
-position p;
-@@
-foo@p(...)
