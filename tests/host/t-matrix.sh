@@ -45,9 +45,9 @@ decide() {
 decide_errexit() {
 	set +e
 	if [ "$1" = suite ]; then
-		(set -e; suite_decide) >/dev/null 2>&1
+		(set -e; matrix_suite_decide "$k" "$kdir") >/dev/null 2>&1
 	else
-		(set -e; vendor_decide) >/dev/null 2>&1
+		(set -e; matrix_vendor_decide "$k" "$kdir") >/dev/null 2>&1
 	fi
 	set -e
 }

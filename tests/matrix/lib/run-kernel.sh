@@ -3,20 +3,20 @@
 # vendor build) and matrix_boot_kernel (in the background: boot, read KTAP, decide the row).
 # Their state is kept in KDIR/result.env (lib/result.sh).
 
-fail_kernel() {
-	R_MSG=$1
+# matrix_fail_kernel K KDIR MESSAGE - K's row failed for MESSAGE: written, said, status 1.
+matrix_fail_kernel() {
+	R_MSG=$3
 	[ "${R_FAILED:-0}" -gt 0 ] || R_FAILED=1
 	[ "$R_STATUS" = hang ] || R_STATUS=fail
-	matrix_result_write "$kdir"
-	say "$k: FAILED: $R_MSG"
+	matrix_result_write "$2"
+	say "$1: FAILED: $R_MSG"
 	return 1
 }
 
 # matrix_prepare_kernel K - image, then (suite) the tests cpio or (vendor) the module's build;
 # result.env has R_STATUS=prepared when K is ready to boot.
 matrix_prepare_kernel() {
-	k=$1 kdir=$MATRIX_DIR/$1
-	local st
+	local k=$1 kdir=$MATRIX_DIR/$1 st
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
 	matrix_result_reset "$k" "$kdir"
@@ -24,7 +24,7 @@ matrix_prepare_kernel() {
 
 	if ! matrix_image "$k" "$kdir"; then
 		CELL_build=fail MSG_build="no image: ${IMAGE_ERROR%%$'\n'*}"
-		fail_kernel "$IMAGE_ERROR"
+		matrix_fail_kernel "$k" "$kdir" "$IMAGE_ERROR"
 		return 1
 	fi
 	# shellcheck disable=SC1091
@@ -68,7 +68,7 @@ matrix_prepare_kernel() {
 		else
 			STEP_SECS=$(elapsed "$st") step "$k" build "FAILED: $MSG_build (log $kdir/build.log)"
 			R_FAILED=1
-			fail_kernel "build: $MSG_build" || true
+			matrix_fail_kernel "$k" "$kdir" "build: $MSG_build" || true
 			return 1
 		fi
 	fi
@@ -78,8 +78,7 @@ matrix_prepare_kernel() {
 
 # matrix_boot_kernel K - boot the prepared kernel, read its KTAP, decide the row.
 matrix_boot_kernel() {
-	k=$1 kdir=$MATRIX_DIR/$1
-	local parts ktap run cmdline
+	local k=$1 kdir=$MATRIX_DIR/$1 parts ktap run cmdline
 	# shellcheck disable=SC1091
 	. "$kdir/result.env"
 	IMG=$R_IMG
@@ -100,9 +99,9 @@ matrix_boot_kernel() {
 	# says so. A hang after the runner started is the result. (newest's systemd boot hung
 	# 600 s once in CI; 9 boots of it since took 61-185 s.)
 	R_RETRY=
-	if [ "$BOOT_STATUS" = hang ] && ! runner_started "$kdir"; then
+	if [ "$BOOT_STATUS" = hang ] && ! matrix_runner_started "$kdir"; then
 		mv "$kdir/console.log" "$kdir/console.hung-before-tests.log"
-		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s; last console line: '$(last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
+		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
 		say "$k: boot: hung before the test runner started (${BOOT_S}s); booting once more"
 		matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	fi
@@ -119,27 +118,28 @@ matrix_boot_kernel() {
 	STEP_SECS=$BOOT_S step "$k" boot "$BOOT_STATUS (qemu exit $BOOT_RC, $ACCEL):" \
 		"$R_PASSED passed, $R_FAILED failed, $R_SKIPPED skipped"
 	if [ "$MODE" = suite ]; then
-		suite_decide
+		matrix_suite_decide "$k" "$kdir"
 	else
-		vendor_decide
+		matrix_vendor_decide "$k" "$kdir"
 	fi
 }
 
-# last_console_line FILE - FILE's last line with text in it, without terminal control
+# matrix_last_console_line FILE - FILE's last line with text in it, without terminal control
 # sequences and carriage returns, at most 160 characters.
-last_console_line() {
+matrix_last_console_line() {
 	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\r//g' "$1" | grep -a '[[:alnum:]]' | tail -n 1 | cut -c1-160
 }
 
-# runner_started KDIR - the guest's test runner began: its "KTAP version" line reached the
+# matrix_runner_started KDIR - the guest's test runner began: its "KTAP version" line reached the
 # virtio port or the console.
-runner_started() {
+matrix_runner_started() {
 	grep -aq 'KTAP version' "$1/ktap.txt" "$1/console.log" 2>/dev/null
 }
 
-# boot_problem - why the boot itself went wrong (hang, no status, ...), with the last console
-# lines printed; empty when the guest exited with a status.
-boot_problem() {
+# matrix_boot_problem K KDIR - why K's boot itself went wrong (hang, no status, ...), with the
+# last console lines printed; empty when the guest exited with a status.
+matrix_boot_problem() {
+	local k=$1 kdir=$2
 	case "$BOOT_STATUS" in
 	ok | tests_failed) return 0 ;;
 	hang)
@@ -147,7 +147,7 @@ boot_problem() {
 		tail -n 25 "$kdir/console.log" | sed 's/^/    | /' >&2
 		# Where it stopped, for a report read without the console (a CI log): the last line
 		# the guest printed that is not an empty one.
-		echo "hang: no result after ${BOOT_S}s; last console line: '$(last_console_line "$kdir/console.log")' (console: $kdir/console.log)"
+		echo "hang: no result after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.log")' (console: $kdir/console.log)"
 		;;
 	*)
 		say "$k: last console lines:" >&2
@@ -157,24 +157,24 @@ boot_problem() {
 	esac
 }
 
-# suite_decide - a row passes only when the guest exited with "passed", every required test
-# ran, none was skipped, and nothing failed.
-suite_decide() {
-	local counts req_ran req_p req_f req_s req_m problem
+# matrix_suite_decide K KDIR - K's row passes only when the guest exited with "passed", every
+# required test ran, none was skipped, and nothing failed.
+matrix_suite_decide() {
+	local k=$1 kdir=$2 counts req_ran req_p req_f req_s req_m problem
 	# shellcheck disable=SC2086
 	counts=$(required_check "$kdir/top.tsv" $R_REQUIRED)
 	read -r req_ran req_p req_f req_s req_m <<<"$(head -n1 <<<"$counts")"
 	R_MISSING=$req_m
 	R_NOTPASSED=$(tail -n +2 <<<"$counts" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
 	: "$req_ran" "$req_p" "$req_f"
-	problem=$(boot_problem)
+	problem=$(matrix_boot_problem "$k" "$kdir")
 	if [ "$BOOT_STATUS" = hang ]; then
 		R_STATUS=hang
-		fail_kernel "$problem"
+		matrix_fail_kernel "$k" "$kdir" "$problem"
 	elif [ -n "$problem" ]; then
-		fail_kernel "$problem"
+		matrix_fail_kernel "$k" "$kdir" "$problem"
 	elif [ "$BOOT_STATUS" != ok ] || [ "$R_FAILED" -gt 0 ] || [ -n "$R_NOTPASSED" ]; then
-		fail_kernel "${R_NOTPASSED:-$R_FAILED failed}${R_NOTPASSED:+ (required: $(wc -w <<<"$R_REQUIRED"))}" \
+		matrix_fail_kernel "$k" "$kdir" "${R_NOTPASSED:-$R_FAILED failed}${R_NOTPASSED:+ (required: $(wc -w <<<"$R_REQUIRED"))}" \
 			"(console: $kdir/console.log)"
 	else
 		R_STATUS=pass
@@ -182,10 +182,10 @@ suite_decide() {
 	fi
 }
 
-# vendor_decide - the load/test/unload/log cells from the guest's four results; a hung guest
-# makes the cell it was in "hang" and the later ones "-".
-vendor_decide() {
-	local c r why last problem v m
+# matrix_vendor_decide K KDIR - K's load/test/unload/log cells from the guest's four results; a
+# hung guest makes the cell it was in "hang" and the later ones "-".
+matrix_vendor_decide() {
+	local k=$1 kdir=$2 c r why last problem v m
 	for c in load test unload log; do
 		r=$(awk -F'\t' -v t="$c" '$1 == t { print $2; exit }' "$kdir/top.tsv")
 		why=$(awk -F'\t' -v t="$c" '$1 == t { print $3; exit }' "$kdir/top.tsv")
@@ -201,7 +201,7 @@ vendor_decide() {
 		esac
 		eval "CELL_$c=\${r:--} MSG_$c=\$why"
 	done
-	problem=$(boot_problem)
+	problem=$(matrix_boot_problem "$k" "$kdir")
 	if [ -n "$problem" ]; then
 		# The cell the guest was in when it stopped answering.
 		last=$(grep -aho 'cdev-vendor: stage [a-z]*' "$kdir/ktap.txt" "$kdir/console.log" 2>/dev/null |
@@ -231,7 +231,7 @@ vendor_decide() {
 		R_FAILED=0
 		matrix_result_write "$kdir"
 	else
-		fail_kernel "$(for c in $CELLS; do v=CELL_$c; m=MSG_$c; case "${!v}" in ok | skip | -) ;; *) printf '%s: %s; ' "$c" "${!m}" ;; esac; done)" || true
+		matrix_fail_kernel "$k" "$kdir" "$(for c in $CELLS; do v=CELL_$c; m=MSG_$c; case "${!v}" in ok | skip | -) ;; *) printf '%s: %s; ' "$c" "${!m}" ;; esac; done)" || true
 		return 1
 	fi
 }
