@@ -28,7 +28,7 @@ matrix_result_reset() {
 	R_NAME=$1 R_DIR=$2 R_STATUS=error R_MSG="no result (runner error)" R_VERSION='?' R_ARITY='?'
 	R_PASSED=0 R_FAILED=1 R_SKIPPED=0 R_REQUIRED='' R_MISSING=0 R_NOTPASSED=''
 	R_BOOT_S=- R_TOTAL_S=- R_IMAGE_S=- R_IMAGE_CACHED=- R_DKMS_S=- R_KRESOLVED=''
-	R_T0=$(date +%s.%N) R_IMG='' R_INIT='' R_RETRY='' WARNINGS='' BUILD_S=''
+	R_T0='' R_IMG='' R_INIT='' R_RETRY='' WARNINGS='' BUILD_S=''
 	for c in $CELLS; do
 		printf -v "CELL_$c" %s -
 		printf -v "MSG_$c" %s ''

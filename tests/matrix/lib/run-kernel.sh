@@ -20,7 +20,7 @@ matrix_prepare_kernel() {
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
 	matrix_result_reset "$k" "$kdir"
-	R_INIT=$INIT R_FAILED=0 R_MSG=''
+	R_T0=$(date +%s.%N) R_INIT=$INIT R_FAILED=0 R_MSG=''
 
 	if ! matrix_image "$k" "$kdir"; then
 		CELL_build=fail MSG_build="no image: ${IMAGE_ERROR%%$'\n'*}"
