@@ -149,6 +149,15 @@ check "report: the failed cell's line is under the table" grep -q '^bookworm tes
 check "report: closing line counts the cells (build, load ok; test failed)" grep -qx '2 passed, 1 failed' <<<"$out"
 check "report: JUnit names the failed cell" grep -q 'name="test"><failure' "$work/m/junit.xml"
 check "report: the Markdown summary has the table" grep -q '^| bookworm |' "$work/m/summary.md"
+# A kernel name longer than the kernel column's 14 characters widens it: the columns stay aligned.
+rm -rf "$work/m/onearg-newest-nodebug"
+cp -r "$work/m/bookworm" "$work/m/onearg-newest-nodebug"
+kernels=(bookworm onearg-newest-nodebug)
+out=$(matrix_report 2>&1) || true
+check "report: with onearg-newest-nodebug, every table line has its first | at column 23" \
+	test "$(awk '/^kernel /,/^$/' <<<"$out" | grep '|' | awk '{ print index($0, "|") }' | sort -u | tr '\n' ' ')" = "23 "
+kernels=(bookworm)
+matrix_report >/dev/null 2>&1 || true
 # results.json: valid JSON, its schema, one record per cell, the hung cell with its message and
 # the logs that show it; a message with quotes, a backslash and a tab stays one JSON string.
 json_field() {

@@ -20,14 +20,27 @@ cell_text() {
 	printf '%s\n' "$s"
 }
 
+# report_kernel_width - the kernel column's width: its longest name, at least 14.
+report_kernel_width() {
+	local k w=14
+	for k in "${kernels[@]}"; do [ "${#k}" -le "$w" ] || w=${#k}; done
+	printf '%s\n' "$w"
+}
+
+# report_rule WIDTH REST - the line under a table's head: WIDTH+1 dashes, then REST.
+report_rule() {
+	printf '%s%s\n' "$(printf "%$(($1 + 1))s" '' | tr ' ' -)" "$2"
+}
+
 # shellcheck disable=SC2016 # (a backquote, not an expansion)
 md_escape() { sed -e 's/|/\\|/g' -e 's/`/\\`/g' <<<"$1"; }
 
 report_suite() {
-	local k tp=0 tf=0 kp=0 kf=0 nreq f n
-	printf '\n%-14s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' kernel version arity required \
+	local k tp=0 tf=0 kp=0 kf=0 nreq f n w
+	w=$(report_kernel_width)
+	printf '\n%-*s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$w" kernel version arity required \
 		"subtests p/f/s" missing "boot s" "total s" result
-	printf '%s\n' "---------------|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
+	report_rule "$w" "|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
 	{
 		printf '| kernel | version | arity | required tests | passed / failed / skipped | missing | boot s | result |\n'
 		printf '|---|---|---|---|---|---|---|---|\n'
@@ -35,7 +48,7 @@ report_suite() {
 	for k in "${kernels[@]}"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		nreq=$(wc -w <<<"$R_REQUIRED")
-		printf '%-14s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$k" "${R_VERSION:0:36}" "$R_ARITY" \
+		printf '%-*s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$w" "$k" "${R_VERSION:0:36}" "$R_ARITY" \
 			"$nreq" "$R_PASSED / $R_FAILED / $R_SKIPPED" "$R_MISSING" "$R_BOOT_S" "$R_TOTAL_S" "$R_STATUS"
 		printf '| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s |\n' "$k" "$(md_escape "$R_VERSION")" "$R_ARITY" \
 			"$(md_escape "$R_REQUIRED")" "$R_PASSED" "$R_FAILED" "$R_SKIPPED" "$R_MISSING" "$R_BOOT_S" \
@@ -61,10 +74,11 @@ report_suite() {
 }
 
 report_vendor() {
-	local k c kp=0 kf=0 tp=0 tf=0 m v row cellfail
+	local k c kp=0 kf=0 tp=0 tf=0 m v row cellfail w
+	w=$(report_kernel_width)
 	printf '\nmodule %s%s\n' "$VENDOR_DIR" "${VENDOR_TEST:+, test $VENDOR_TEST}"
-	printf '%-14s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' kernel version build load test unload log "boot s"
-	printf '%s\n' "---------------|------------------------------|------------------|-------|-------|--------|-------|--------"
+	printf '%-*s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$w" kernel version build load test unload log "boot s"
+	report_rule "$w" "|------------------------------|------------------|-------|-------|--------|-------|--------"
 	{
 		# shellcheck disable=SC2016
 		printf 'Module `%s`%s\n\n' "$(md_escape "${VENDOR_DIR#"$CDEV_TOP"/}")" \
@@ -74,7 +88,7 @@ report_vendor() {
 	} >"$MATRIX_DIR/summary.md"
 	for k in "${kernels[@]}"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
-		printf '%-14s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$k" "${R_VERSION%% *}" \
+		printf '%-*s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$w" "$k" "${R_VERSION%% *}" \
 			"$(cell_text build)" "$(cell_text load)" "$(cell_text test)" "$(cell_text unload)" \
 			"$(cell_text log)" "$R_BOOT_S"
 		row="| $k | ${R_VERSION%% *} |"
