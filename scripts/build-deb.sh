@@ -1,10 +1,10 @@
 #!/bin/bash
-# Build cdev-compat-dkms_<version>_all.deb and cdev-compat-test-dkms_<version>_all.deb (what
-# `make deb` runs). The build happens in a copy under build/deb/, so the source tree is never
+# Build cdev-compat-dkms_<version>_all.deb, cdev-compat-test-dkms_<version>_all.deb and
+# cdev-compat-matrix_<version>_all.deb (what `make deb` runs). The build happens in a copy under build/deb/, so the source tree is never
 # written. Both .debs are checked before they are published: lintian -EvIL +pedantic must print
 # no tag, and no #MODULE_VERSION# may be left in them; only then do they land in build/ (or
 # --outdir), where a previous build's .debs are replaced; built again only when their inputs
-# changed. Prints their paths, user package first.
+# changed. Prints their paths, one a line: user package, test package, matrix package.
 #
 # Usage: scripts/build-deb.sh [--version DEBVER] [--outdir DIR] [--no-lintian]
 #   --version DEBVER  build with an extra debian/changelog entry DEBVER on top (tests use it to
@@ -27,9 +27,10 @@ done
 need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian
 start=$(date +%s.%N)
 
-# The package is made of these paths only.
-paths=(debian dkms.conf compat shim scripts/cdev-compat-migrate docs/cdev-compat-migrate.1
-	docs/vendors.md docs/migration.md docs/image-builders.md)
+# The packages are made of these paths only: the matrix package ships the tree it runs
+# (debian/matrix-tree), which holds the two others' paths too.
+[ -f "$CDEV_TOP/debian/matrix-tree" ] || die "debian/matrix-tree is missing"
+mapfile -t paths <"$CDEV_TOP/debian/matrix-tree"
 for p in "${paths[@]}"; do
 	[ -e "$CDEV_TOP/$p" ] || die "$p is missing: the package needs ${paths[*]}"
 done
@@ -67,7 +68,8 @@ sde=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Timestamp)
 find "$work/src" -exec touch -h -d "@$sde" {} +
 
 debver=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Version)
-debs=("cdev-compat-dkms_${debver#*:}_all.deb" "cdev-compat-test-dkms_${debver#*:}_all.deb")
+debs=("cdev-compat-dkms_${debver#*:}_all.deb" "cdev-compat-test-dkms_${debver#*:}_all.deb"
+	"cdev-compat-matrix_${debver#*:}_all.deb")
 
 # Cached by their inputs: the packaged files, this script, the lintian check. When the .debs in
 # the output directory were built from the same inputs, they are kept (make matrix runs this
@@ -79,7 +81,8 @@ key=$({
 	echo "lintian=$lintian"
 } | sha256sum | cut -c1-16)
 stamp=$outdir/.cdev-compat-debs.key
-if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && [ -f "$outdir/${debs[0]}" ] && [ -f "$outdir/${debs[1]}" ]; then
+if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && [ -f "$outdir/${debs[0]}" ] && [ -f "$outdir/${debs[1]}" ] &&
+	[ -f "$outdir/${debs[2]}" ]; then
 	log "${debs[*]}: cached (inputs $key unchanged)"
 	printf '%s\n' "${debs[@]/#/$outdir/}"
 	exit 0
@@ -90,11 +93,12 @@ log "building ${debs[*]} in $work (log $work/build.log)"
 
 for deb in "${debs[@]}"; do
 	[ -f "$work/$deb" ] || die "dpkg-buildpackage made no $deb; see $work/build.log"
-	# No placeholder may survive anywhere: control files, maintainer scripts, payload.
+	# No placeholder may survive anywhere: control files, maintainer scripts, payload (but the
+	# matrix's copy of the source tree, which the installed matrix builds these packages from).
 	rm -rf "$work/extract"
 	mkdir -p "$work/extract"
 	dpkg-deb -R "$work/$deb" "$work/extract"
-	if grep -rl '#MODULE_VERSION#\|#CDEV_VERSION#' "$work/extract"; then
+	if grep -rl --exclude-dir=cdev-compat-matrix '#MODULE_VERSION#\|#CDEV_VERSION#' "$work/extract"; then
 		die "$deb still contains a version placeholder (files above)"
 	fi
 done
@@ -108,7 +112,8 @@ if [ "$lintian" = 1 ]; then
 fi
 
 # Publish: only checked packages, replacing what an earlier build left.
-rm -f "$outdir"/cdev-compat-dkms_*_all.deb "$outdir"/cdev-compat-test-dkms_*_all.deb "$stamp"
+rm -f "$outdir"/cdev-compat-dkms_*_all.deb "$outdir"/cdev-compat-test-dkms_*_all.deb \
+	"$outdir"/cdev-compat-matrix_*_all.deb "$stamp"
 for deb in "${debs[@]}"; do
 	mv "$work/$deb" "$outdir/$deb"
 done

@@ -1,4 +1,3 @@
-#!/bin/bash
 # Shared shell helpers for cdev-compat scripts. Source it; do not run it.
 # shellcheck shell=bash
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t-deb-cache.sh - scripts/build-deb.sh is cached by its inputs: run again on the same tree it
 # keeps the .debs it built (no build), and after a change of a packaged file it builds them
-# again, with the change inside. Runs on a copy of the packaged paths (outside any git
+# again, with the change inside. Runs on a copy of the packaged paths (debian/matrix-tree) (outside any git
 # checkout: build-deb.sh then packs the copy as it is), lintian left out (t_deb runs it).
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -11,7 +11,8 @@ need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms
 work=$TEST_WORK/deb-cache
 rm -rf "$work"
 mkdir -p "$work/tree/scripts" "$work/out"
-tar -C "$CDEV_TOP" -cf - debian dkms.conf compat shim scripts docs | tar -C "$work/tree" -xf -
+mapfile -t paths <"$CDEV_TOP/debian/matrix-tree"
+tar -C "$CDEV_TOP" -cf - "${paths[@]}" | tar -C "$work/tree" -xf -
 
 # build NAME - build-deb.sh in the copy, git kept from finding the project's checkout above it;
 # output in $work/NAME.log.

@@ -13,7 +13,7 @@
 # from its result; run.sh runs independent ones side by side.
 # shellcheck disable=SC2034 # used by run.sh
 SCENARIOS=(
-	"t_deb||make deb: cdev-compat-dkms and cdev-compat-test-dkms .debs build, lintian -EvIL +pedantic clean, no version placeholder; the user package has no test device"
+	"t_deb||make deb: cdev-compat-dkms, cdev-compat-test-dkms and cdev-compat-matrix .debs build, lintian -EvIL +pedantic clean, no version placeholder; the user package has no test device"
 	"t_chroot||bookworm root with 6.1 and bookworm-backports 6.12 headers ready; no module loading possible in it"
 	"t_install|t_deb t_chroot|apt install ./cdev-compat-dkms_*.deb: dkms status installed for 6.1 and 6.12, an inert probe-record module (no init, no parameter); then the test package: cdev_shim for both"
 	"t_unsupported|t_deb t_chroot|a third kernel whose headers fit no probe variant: both packages still configure, the module is built for the two others, the failing kernel is named with its kept make.log"
@@ -25,6 +25,7 @@ SCENARIOS=(
 	"t_vendor|t_install|vendor example builds against /usr/share/cdev-compat (dkms with BUILD_DEPENDS, and plain make as a user)"
 	"t_signing|t_deb t_chroot|signing key: image-builder settings leave no private key in the image (dkms 3.0.10 generates one)"
 	"t_probefail|t_install|a failing probe fails the DKMS build and names the probe's log"
+	"t_matrix|t_deb t_chroot|apt install ./cdev-compat-matrix_*.deb in a root without cdev-compat's tree: dependencies from bookworm, the command, its man page, bad input, the two packages rebuilt from the installed tree as a run does, purge"
 )
 
 PKG=cdev-compat-dkms
@@ -133,13 +134,14 @@ tree_list() {
 t_deb() {
 	local d
 	if [ -n "${CDEV_DEB:-}" ]; then
-		d=$(printf '%s\n' "$CDEV_DEB" "${CDEV_DEB/cdev-compat-dkms_/cdev-compat-test-dkms_}")
-		note "testing the given $CDEV_DEB and its test package"
+		d=$(printf '%s\n' "$CDEV_DEB" "${CDEV_DEB/cdev-compat-dkms_/cdev-compat-test-dkms_}" \
+			"${CDEV_DEB/cdev-compat-dkms_/cdev-compat-matrix_}")
+		note "testing the given $CDEV_DEB and its test and matrix packages"
 	else
 		d=$("$CDEV_TOP/scripts/build-deb.sh")
 	fi
 	printf '%s\n' "$d" >"$RUN_DIR/deb1"
-	check "two packages: $(tr '\n' ' ' <"$RUN_DIR/deb1")" test "$(grep -c . "$RUN_DIR/deb1")" -eq 2
+	check "three packages: $(tr '\n' ' ' <"$RUN_DIR/deb1")" test "$(grep -c . "$RUN_DIR/deb1")" -eq 3
 	while read -r d; do
 		[ -f "$d" ] || fail "no .deb at $d"
 		pass "built $d"
@@ -159,9 +161,11 @@ t_deb() {
 	v1=$(dpkg-deb -f "$d" Version)
 	v2=${v1%-*}+test1-1
 	"$CDEV_TOP/scripts/build-deb.sh" --version "$v2" --outdir "$RUN_DIR/debs" --no-lintian >"$RUN_DIR/deb2"
-	check "built the upgrade target: $(tr '\n' ' ' <"$RUN_DIR/deb2")" test "$(grep -c . "$RUN_DIR/deb2")" -eq 2
-	check "no dkms.conf placeholder in the .debs" \
-		sh -c "for d in $(tr '\n' ' ' <"$RUN_DIR/deb1"); do dpkg-deb --fsys-tarfile \$d | tar -xOf - --wildcards '*/dkms.conf' | grep -q '^PACKAGE_VERSION=\"${v1%-*}\"' || exit 1; done"
+	check "built the upgrade target: $(tr '\n' ' ' <"$RUN_DIR/deb2")" test "$(grep -c . "$RUN_DIR/deb2")" -eq 3
+	check "the third is cdev-compat-matrix, which depends on no cdev-compat package" \
+		test "$(dpkg-deb -f "$(sed -n 3p "$RUN_DIR/deb1")" Package)-$(dpkg-deb -f "$(sed -n 3p "$RUN_DIR/deb1")" Depends | grep -c cdev-compat)" = cdev-compat-matrix-0
+	check "no dkms.conf placeholder in the DKMS .debs" \
+		sh -c "for d in $(head -n2 "$RUN_DIR/deb1" | tr '\n' ' '); do dpkg-deb --fsys-tarfile \$d | tar -xOf - --wildcards '*/dkms.conf' | grep -q '^PACKAGE_VERSION=\"${v1%-*}\"' || exit 1; done"
 }
 
 # Set by the scenarios below from the files t_deb wrote.
@@ -171,6 +175,7 @@ load_debs() {
 	fi
 	DEB1=$(sed -n 1p "$RUN_DIR/deb1")
 	DEB1T=$(sed -n 2p "$RUN_DIR/deb1")
+	DEB1M=$(sed -n 3p "$RUN_DIR/deb1")
 	DEB2=$(sed -n 1p "$RUN_DIR/deb2")
 	DEB2T=$(sed -n 2p "$RUN_DIR/deb2")
 	if [ ! -f "$DEB1T" ] || [ ! -f "$DEB2T" ]; then fail "no test package .deb"; fi
@@ -518,4 +523,70 @@ t_probefail() {
 	check "make.log names a probe log ($plog)" test -n "$plog"
 	check "that log exists in the root" test -f "$ROOT$plog"
 	check "and it shows the compiler error" grep -q 'probe broken on purpose' "$ROOT$plog"
+}
+
+# --- the matrix package ------------------------------------------------------------------------
+
+# deb_payload DEB - what a package installs, without dates: modes, owners, sizes, paths, and
+# the content of every file (its md5sums).
+deb_payload() {
+	dpkg-deb -c "$1" | awk '{ print $1, $2, $3, $6, $7, $8 }'
+	dpkg-deb -I "$1" md5sums
+}
+
+t_matrix() {
+	load_debs
+	root_new "$SCEN" base
+	local out=$RUN_DIR/$SCEN.apt.out m=/usr/share/cdev-compat-matrix v rc=0 f cache
+	# Its dependencies come from the mirror each time; keep what apt downloads between runs.
+	cache=$CHROOT_DIR/matrix-archives
+	mkdir -p "$cache"
+	mount --bind "$cache" "$ROOT/var/cache/apt/archives"
+	CHROOT_MOUNTS+=("$ROOT/var/cache/apt/archives")
+	check "no cdev-compat tree in the root" test ! -e "$ROOT/work" -a ! -e "$ROOT$m"
+	in_root "$ROOT" apt-get update >"$RUN_DIR/$SCEN.update.out" 2>&1 || fail "apt-get update in the root"
+	check "apt install ./${DEB1M##*/} succeeds, its dependencies all from bookworm" apt_deb "$ROOT" "$DEB1M" "$out"
+	check "dpkg: cdev-compat-matrix install ok installed" \
+		test "$(in_root "$ROOT" dpkg-query -W -f '${Status}' cdev-compat-matrix)" = "install ok installed"
+	check "neither DKMS package came with it (the host gets no cdev-compat module)" \
+		not in_root "$ROOT" dpkg-query -W cdev-compat-dkms cdev-compat-test-dkms
+	v=$(in_root "$ROOT" cdev-compat-matrix --version)
+	check "cdev-compat-matrix --version from /usr/bin: '$v'" test "$v" = "cdev-compat-matrix $(dpkg-deb -f "$DEB1M" Version)"
+	check "--help runs as an unprivileged user" in_root "$ROOT" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		cdev-compat-matrix --help
+	f=$ROOT/usr/share/man/man1/cdev-compat-matrix.1.gz
+	check "the man page is installed" test -f "$f"
+	in_root "$ROOT" cdev-compat-matrix --help | grep -oE -- '--[a-z-]+' | sort -u >"$RUN_DIR/$SCEN.help-options"
+	zcat "$f" | grep -oE -- '\\-\\-[a-z\\-]+' | sed 's/\\//g' | sort -u >"$RUN_DIR/$SCEN.man-options"
+	check "the man page names every option of --help ($(wc -l <"$RUN_DIR/$SCEN.help-options") options) and no other" \
+		cmp "$RUN_DIR/$SCEN.help-options" "$RUN_DIR/$SCEN.man-options"
+	in_root "$ROOT" cdev-compat-matrix --list-kernels >"$RUN_DIR/$SCEN.kernels.out" || fail "--list-kernels failed"
+	check "--list-kernels lists the one-arg kernels" grep -q '^| onearg-nodebug |' "$RUN_DIR/$SCEN.kernels.out"
+	in_root "$ROOT" cdev-compat-matrix --module /no/such/dir >"$RUN_DIR/$SCEN.bad.out" 2>&1 || rc=$?
+	cat "$RUN_DIR/$SCEN.bad.out"
+	check "a missing module directory: exit 2, named" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'cdev-compat-matrix: cannot run: --module /no/such/dir: no such directory' '$RUN_DIR/$SCEN.bad.out'"
+	# What a run does first when it has no packages yet (tests/matrix/lib/inputs.sh): make deb in the
+	# installed tree, into the command's cache.
+	check "make deb from $m, as an installed run does it (lintian included)" in_root "$ROOT" \
+		env BUILD_DIR=/var/cache/cdev-compat-matrix/build make -C "$m" deb
+	f=$ROOT/var/cache/cdev-compat-matrix/build/${DEB1##*/}
+	check "the rebuilt ${DEB1##*/} is there" test -f "$f"
+	check "... and installs the same files as the one built from the checkout" \
+		cmp <(deb_payload "$f") <(deb_payload "$DEB1")
+	check "... and so does the test package" \
+		cmp <(deb_payload "${f%/*}/${DEB1T##*/}") <(deb_payload "$DEB1T")
+	check "the runs left $m as installed (dpkg --verify)" test -z "$(in_root "$ROOT" dpkg --verify cdev-compat-matrix)"
+	# purge: the caches and the apt source and pin --setup writes (marked files only)
+	for f in sources.list.d/cdev-compat-bookworm-backports.sources preferences.d/cdev-compat-bookworm-backports.pref; do
+		printf '# Written by cdev-compat tests/matrix/host-setup.sh (test)\n' >"$ROOT/etc/apt/$f"
+	done
+	printf '# a file of the admin\n' >"$ROOT/etc/apt/sources.list.d/cdev-compat-unrelated.sources"
+	check "apt purge cdev-compat-matrix succeeds" in_root "$ROOT" apt-get purge -y cdev-compat-matrix
+	check "purge removed /var/cache/cdev-compat-matrix" test ! -e "$ROOT/var/cache/cdev-compat-matrix"
+	check "purge removed the marked apt source and pin" \
+		test ! -e "$ROOT/etc/apt/sources.list.d/cdev-compat-bookworm-backports.sources" -a \
+		! -e "$ROOT/etc/apt/preferences.d/cdev-compat-bookworm-backports.pref"
+	check "and kept the admin's own file" test -f "$ROOT/etc/apt/sources.list.d/cdev-compat-unrelated.sources"
+	check "nothing of it is left under $m or /usr/bin" test ! -e "$ROOT$m" -a ! -e "$ROOT/usr/bin/cdev-compat-matrix"
 }
