@@ -29,6 +29,28 @@ else
 	exit 1
 fi
 sum1=$(sha256sum "$deb" | cut -d' ' -f1)
+
+# The matrix package runs without a checkout: its tree must hold every path its files name
+# from the top ($CDEV_TOP/..., $top/... in the command) or relative to themselves
+# ($(dirname ...)/../...). Not shipped on purpose: build (a checkout's output dir; an installed
+# run uses its cache), mkosi.conf.d (optional), .git (how the command tells a checkout).
+x=$work/matrix-extract
+rm -rf "$x"
+dpkg-deb -x "${deb/cdev-compat-dkms_/cdev-compat-matrix_}" "$x" || not_ok "cannot extract the matrix package"
+m=$x/usr/share/cdev-compat-matrix
+missing=()
+# shellcheck disable=SC2016 # (a pattern for the text "$CDEV_TOP", not an expansion)
+while IFS=: read -r f ref; do
+	# shellcheck disable=SC2016 # (the text of a reference, not an expansion)
+	case "$ref" in
+	*CDEV_TOP* | '$top'*) p=$m/${ref#*/} ;;
+	*) p=$(dirname "$m/$f")/${ref#*)/} ;;
+	esac
+	case "${p#"$m"/}" in build | mkosi.conf.d | .git) continue ;; esac
+	[ -e "$p" ] || missing+=("$(realpath -m --relative-to="$m" "$p") (named in $f)")
+done < <(cd "$m" && grep -rIHoE '(\$\{?CDEV_TOP\}?"?|\$top)/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*|dirname "[^"]*"\)/\.\./[A-Za-z0-9_./-]+' . |
+	sed 's#^\./##' | sort -u)
+check "the matrix package's tree holds every path its files name (missing: ${missing[*]:-none})" test "${#missing[@]}" -eq 0
 build second || true
 check "the same inputs: the .debs are kept, nothing is built ($(grep -m1 'build-deb.sh:' "$work/second.log"))" \
 	eval "grep -q ': cached (inputs ' '$work/second.log' && ! grep -q 'built in' '$work/second.log' &&
