@@ -88,13 +88,12 @@ check "ktap: a failed test's diagnostics hold no time line" \
 
 # The report of a suite row that failed on a missing test, and of one that passed.
 decide suite "$f" ok 10-x 30-z
-kernels=(bookworm)
-out=$(MODE=suite SUITE=functional matrix_report 2>&1) && rc=0 || rc=$?
+out=$(MODE=suite SUITE=functional matrix_report bookworm 2>&1) && rc=0 || rc=$?
 check "suite report: exits non-zero when a row failed" test "$rc" -ne 0
 check "suite report: the row is in the table, failed" grep -qE '^bookworm .*\| fail$' <<<"$out"
 check "suite report: the missing test counts as a failure" grep -qx '1 passed, 1 failed' <<<"$out"
 decide suite "$f" ok 10-x
-out=$(MODE=suite SUITE=functional matrix_report 2>&1) && rc=0 || rc=$?
+out=$(MODE=suite SUITE=functional matrix_report bookworm 2>&1) && rc=0 || rc=$?
 check "suite report: every required test passed: status 0" test "$rc" -eq 0
 check "suite report: ... and the closing line" grep -qx '1 passed, 0 failed' <<<"$out"
 
@@ -133,16 +132,16 @@ check "vendor: a guest that died before its runner started: load FAIL, the rest 
 	test "$(row CELL_load) $(row CELL_test) $(row CELL_unload) $(row CELL_log) $(row R_STATUS)" = "fail - - - fail"
 check "vendor: ... with the kernel's last words" grep -q '^Kernel panic - not syncing' <<<"$(row MSG_load)"
 sed -i 's/^R_STATUS=.*/R_STATUS=prepared/; s/^CELL_load=.*/CELL_load=-/' "$work/m/bookworm/result.env"
-kernels=(bookworm) VENDOR_DIR=/x VENDOR_TEST=''
-out=$(matrix_report 2>&1) && rc=0 || rc=$?
+VENDOR_DIR=/x VENDOR_TEST=''
+out=$(matrix_report bookworm 2>&1) && rc=0 || rc=$?
 check "report: a row whose boot broke before any decision counts as a failure" \
 	eval "[ $rc -ne 0 ] && grep -qx '1 passed, 1 failed' <<<\"\$out\" && grep -q '^bookworm: error: image ready but the boot did not complete' <<<\"\$out\""
 
 # The report of a row that stopped answering in its test: a failed cell's line, JUnit, status.
 printf '%s\n' 'KTAP version 1' '1..4' 'ok 1 load' '# cdev-vendor: stage test' >"$vfix"
 decide vendor "$vfix" hang
-kernels=(bookworm) VENDOR_DIR=/x VENDOR_TEST=''
-out=$(matrix_report 2>&1) && rc=0 || rc=$?
+VENDOR_DIR=/x VENDOR_TEST=''
+out=$(matrix_report bookworm 2>&1) && rc=0 || rc=$?
 check "report: exits non-zero when a cell failed" test "$rc" -ne 0
 check "report: the table has the HANG cell" grep -qE '^bookworm .*\| HANG' <<<"$out"
 check "report: the failed cell's line is under the table" grep -q '^bookworm test: hang' <<<"$out"
@@ -152,12 +151,10 @@ check "report: the Markdown summary has the table" grep -q '^| bookworm |' "$wor
 # A kernel name longer than the kernel column's 14 characters widens it: the columns stay aligned.
 rm -rf "$work/m/onearg-newest-nodebug"
 cp -r "$work/m/bookworm" "$work/m/onearg-newest-nodebug"
-kernels=(bookworm onearg-newest-nodebug)
-out=$(matrix_report 2>&1) || true
+out=$(matrix_report bookworm onearg-newest-nodebug 2>&1) || true
 check "report: with onearg-newest-nodebug, every table line has its first | at column 23" \
 	test "$(awk '/^kernel /,/^$/' <<<"$out" | grep '|' | awk '{ print index($0, "|") }' | sort -u | tr '\n' ' ')" = "23 "
-kernels=(bookworm)
-matrix_report >/dev/null 2>&1 || true
+matrix_report bookworm >/dev/null 2>&1 || true
 # results.json: valid JSON, its schema, one record per cell, the hung cell with its message and
 # the logs that show it; a message with quotes, a backslash and a tab stays one JSON string.
 json_field() {
@@ -222,8 +219,8 @@ check "boot: ... and the row is a hang" test "$(row R_STATUS)" = hang
 check "boot: two hangs before the runner: two boots, no third, the row is a hang" \
 	test "$(boots_play hang-early hang-early ok)-$(row R_STATUS)" = 2-hang
 boots_play hang-early ok >/dev/null
-MATRIX_DIR=$work/m MODE=suite kernels=(bookworm)
-out=$(matrix_report 2>&1) || true
+MATRIX_DIR=$work/m MODE=suite
+out=$(matrix_report bookworm 2>&1) || true
 check "report: a row booted twice says so under the table" grep -q '^bookworm: booted twice: the first boot hung' <<<"$out"
 
 # The vendor run's small root, from a fake image made of this machine's programs: the files of
@@ -252,7 +249,7 @@ echo root:x:0:0::/root:/bin/bash >"$fake/etc/passwd"
 : >"$fake/usr/lib/modules/9.9.9/kernel/drivers/virtio/virtio_pci.ko"
 : >"$fake/usr/lib/modules/9.9.9/kernel/fs/other.ko"
 printf 'kernel/drivers/virtio/virtio_pci.ko:\nkernel/fs/other.ko:\n' >"$fake/usr/lib/modules/9.9.9/modules.dep"
-make_cpio "$fake" "$img/image.cpio"
+overlay_make_cpio "$fake" "$img/image.cpio"
 echo KVER=9.9.9 >"$img/image-info.env"
 got=$(VENDOR_ROOT_PKGS="bash mawk" matrix_vendor_cpio "$img" 2>&1) || got="failed: $got"
 listing=$(cpio -it --quiet <"$got" 2>/dev/null || true)

@@ -44,4 +44,4 @@ for k in ${MATRIX_KERNELS_ALL//,/ }; do
 	[ ! -d "$MATRIX_DIR/$k" ] || kernels+=("$k")
 done
 [ ${#kernels[@]} -gt 0 ] || die "no kernel results in $*"
-matrix_report
+matrix_report "${kernels[@]}"

@@ -108,11 +108,11 @@ exec 9>"$CDEV_COMPAT_CACHE/matrix/lock"
 flock -n 9 || { log "another matrix run holds $CDEV_COMPAT_CACHE/matrix/lock; waiting"; flock 9; }
 rm -f "$MATRIX_DIR"/summary.* "$MATRIX_DIR/junit.xml"
 
-phase "host setup"
+matrix_phase "host setup"
 "$CDEV_TOP/tests/matrix/host-setup.sh"
-phase_done "host setup"
+matrix_phase_done "host setup"
 
-phase "inputs"
+matrix_phase "inputs"
 matrix_find_debs
 matrix_mirrors
 for k in "${kernels[@]}"; do
@@ -120,13 +120,13 @@ for k in "${kernels[@]}"; do
 done
 matrix_build_overlay
 matrix_pick_accel
-say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INIT init, kernels $KERNELS"
+matrix_say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INIT init, kernels $KERNELS"
 # What the report needs to be made again from the kept results (report-from.sh).
 printf 'MODE=%q\nSUITE=%q\nINIT=%q\nVENDOR_DIR=%q\nVENDOR_TEST=%q\n' "$MODE" "$SUITE" "$INIT" \
 	"${VENDOR_DIR:-}" "${VENDOR_TEST:-}" >"$MATRIX_DIR/run.env"
-phase_done "inputs"
+matrix_phase_done "inputs"
 
-phase "kernels"
+matrix_phase "kernels"
 # Kernels are prepared one after the other (image, then the tests or the vendor build); each
 # boot starts in the background as soon as its kernel is ready, at most CDEV_MATRIX_JOBS
 # (default 2) guests at a time, so boots overlap the next image build. Each half runs in a
@@ -156,7 +156,7 @@ for k in "${order[@]}"; do
 	) &
 done
 wait || true
-phase_done "kernels"
+matrix_phase_done "kernels"
 
-phase "report"
-matrix_report
+matrix_phase "report"
+matrix_report "${kernels[@]}"

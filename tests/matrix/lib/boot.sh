@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # QEMU boots: direct kernel boot of the image's kernel with the image and the test archives
 # as one initramfs; TCG unless KVM passed the probe. KTAP comes back on the virtio-serial port
 # org.cdev-compat.ktap (console as fallback), the status through isa-debug-exit: QEMU exit
@@ -71,6 +71,7 @@ matrix_smp() {
 # matrix_boot K KDIR IMG CMDLINE CPIO... - boot IMG's kernel with the CPIOs concatenated as the
 # initramfs; sets BOOT_RC, BOOT_S, BOOT_STATUS (ok|tests_failed|runner_error|hang|
 # no_exit_status|qemu_error) and GUEST_STATUS.
+# shellcheck disable=SC2034,SC2153 # BOOT_S, BOOT_STATUS: its results, read by lib/run-kernel.sh; ACCEL: set by matrix_pick_accel
 matrix_boot() {
 	local k=$1 kdir=$2 img=$3 cmdline=$4 mem size accel t0 timeout
 	shift 4

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # Images: one mkosi cpio per target kernel, cached in
 # $CDEV_COMPAT_CACHE/matrix/images/<kernel>/<key>/ (key: mkosi version and config, generated
 # apt sources, resolved packages, staged legacy drivers, the .debs), holding
@@ -104,6 +104,7 @@ matrix_build_image() {
 
 # matrix_image K KDIR - resolve K, stage its legacy drivers, and build or reuse its image.
 # Sets IMG (the cache dir), IMAGE_CACHED (yes|no), KRESOLVED; on failure IMAGE_ERROR and returns 1.
+# shellcheck disable=SC2034 # IMAGE_CACHED, IMAGE_ERROR, IMAGE_S: its results, read by lib/run-kernel.sh
 matrix_image() {
 	local k=$1 kdir=$2 st key msg
 	IMAGE_ERROR=''
@@ -111,20 +112,20 @@ matrix_image() {
 	st=$(date +%s.%N)
 	matrix_sources "$k" "$kdir/pkgmngr"
 	if ! matrix_resolve "$k" "$kdir/pkgmngr" >"$kdir/resolve.log" 2>&1; then
-		STEP_SECS=$(elapsed "$st") step "$k" resolve FAILED
+		STEP_SECS=$(elapsed "$st") matrix_step "$k" resolve FAILED
 		IMAGE_ERROR="resolve: $(cat "$kdir/resolve.log")"
 		return 1
 	fi
-	STEP_SECS=$(elapsed "$st") step "$k" resolve "$KRESOLVED"
+	STEP_SECS=$(elapsed "$st") matrix_step "$k" resolve "$KRESOLVED"
 
 	# legacy drivers (part of the image)
 	st=$(date +%s.%N)
 	if ! matrix_stage_legacy "$k" >"$kdir/legacy-stage.log" 2>&1; then
-		STEP_SECS=$(elapsed "$st") step "$k" legacy FAILED
+		STEP_SECS=$(elapsed "$st") matrix_step "$k" legacy FAILED
 		IMAGE_ERROR="legacy drivers: $(tail -n 3 "$kdir/legacy-stage.log")"
 		return 1
 	fi
-	STEP_SECS=$(elapsed "$st") step "$k" legacy "staged $(cut -d' ' -f1 "$kdir/legacy/manifest" | uniq |
+	STEP_SECS=$(elapsed "$st") matrix_step "$k" legacy "staged $(cut -d' ' -f1 "$kdir/legacy/manifest" | uniq |
 		tr '\n' ' ')from $(tr '\n' ' ' <"$kdir/legacy/sources")"
 
 	# image
@@ -137,10 +138,10 @@ matrix_image() {
 		IMAGE_CACHED=yes
 		touch "$IMG"
 	else
-		say "$k: image: building (key $key, log $kdir/mkosi.log)"
+		matrix_say "$k: image: building (key $key, log $kdir/mkosi.log)"
 		mkdir -p "${IMG%/*}"
 		msg=$(matrix_build_image "$k" "$kdir" "$IMG" 2>&1) || {
-			STEP_SECS=$(elapsed "$st") step "$k" image "FAILED"
+			STEP_SECS=$(elapsed "$st") matrix_step "$k" image "FAILED"
 			IMAGE_ERROR="image: $msg"
 			return 1
 		}

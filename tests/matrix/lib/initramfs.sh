@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # The initramfs files a guest boots, made once per image from its image.cpio (lib/image.sh):
 # the fast path's fast.cpio and a vendor run's smaller root.
 
@@ -73,7 +73,7 @@ matrix_fast_cpio() {
 	need_pkgs readelf:binutils
 	tmp=$(mktemp -d "$img/fast.XXXXXX")
 	(cd "$tmp" && cpio -idm --quiet --no-absolute-filenames <"$img/image.cpio") || { rm -rf "$tmp"; return 1; }
-	# shellcheck disable=SC1091
+	# shellcheck disable=SC1091,SC2153 # KVER: from the image's image-info.env
 	kver=$(. "$img/image-info.env" && printf '%s' "$KVER")
 	(
 		cd "$tmp" || exit 1
@@ -94,7 +94,7 @@ matrix_fast_cpio() {
 		# libraries no kept program or library needs, until nothing changes
 		while matrix_prune_libs; do :; done
 	)
-	make_cpio "$tmp" "$img/fast.cpio.tmp" && mv "$img/fast.cpio.tmp" "$img/fast.cpio"
+	overlay_make_cpio "$tmp" "$img/fast.cpio.tmp" && mv "$img/fast.cpio.tmp" "$img/fast.cpio"
 	rm -rf "$tmp"
 	printf '%s\n' "$img/fast.cpio"
 }
@@ -193,7 +193,7 @@ matrix_vendor_cpio() {
 		return 1
 	fi
 	rm -f "$img"/vendor-root*.cpio
-	make_cpio "$root" "$out.tmp" && mv "$out.tmp" "$out"
+	overlay_make_cpio "$root" "$out.tmp" && mv "$out.tmp" "$out"
 	rm -rf "$root"
 	printf '%s\n' "$out"
 }

@@ -1,21 +1,21 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # What every kernel of a run shares: the project's .debs, the one-arg kernel's .debs, and the
 # accelerator (KVM only when a probe boot passes, else TCG).
 # Sets: DEBS (array: cdev-compat-dkms, then cdev-compat-test-dkms when `make deb` built it),
 # DEB_VERSION, DEB_SHA; KDEB_IMAGE, KDEB_HEADERS, KDEB_SHA (per one-arg kernel); ACCEL (tcg|kvm|probe).
 
-# newest_deb NAME - the newest build/NAME_*_all.deb, or nothing (also when there is no build/ yet).
-newest_deb() {
+# matrix_newest_deb NAME - the newest $BUILD_DIR/NAME_*_all.deb, or nothing (also when there is no build/ yet).
+matrix_newest_deb() {
 	[ -d "$BUILD_DIR" ] || return 0
 	find "$BUILD_DIR" -maxdepth 1 -name "$1"'_*_all.deb' -printf '%T@ %p\n' |
 		sort -n | tail -n1 | cut -d' ' -f2-
 }
 
-# deb_content_sha DEB - a hash of what DEB installs and runs (names, modes, owners, sizes and
+# matrix_deb_content_sha DEB - a hash of what DEB installs and runs (names, modes, owners, sizes and
 # contents of its data and control members), not of its bytes: `make deb` dates generated
 # files by the build, so two builds of the same tree differ only in mtimes, and the images
 # (keyed on this) are not rebuilt for that.
-deb_content_sha() {
+matrix_deb_content_sha() {
 	local t
 	for t in --ctrl-tarfile --fsys-tarfile; do
 		dpkg-deb "$t" "$1" | tar -tv | awk '{ $4 = ""; $5 = ""; print }'
@@ -32,11 +32,11 @@ matrix_find_debs() {
 	case "${CDEV_MATRIX_DEB:-}" in
 	standin) deb=$("$CDEV_TOP/tests/matrix/make-standin-deb.sh") ;;
 	"")
-		deb=$(newest_deb cdev-compat-dkms)
+		deb=$(matrix_newest_deb cdev-compat-dkms)
 		if [ -z "$deb" ]; then
-			say "no build/cdev-compat-dkms_*_all.deb: running make deb"
+			matrix_say "no $BUILD_DIR/cdev-compat-dkms_*_all.deb: running make deb"
 			make -C "$CDEV_TOP" deb || die "make deb failed"
-			deb=$(newest_deb cdev-compat-dkms)
+			deb=$(matrix_newest_deb cdev-compat-dkms)
 		fi
 		;;
 	*) deb=$CDEV_MATRIX_DEB ;;
@@ -52,8 +52,8 @@ matrix_find_debs() {
 	[ ! -f "$d" ] || test=$d
 	DEBS=("$deb")
 	[ -z "$test" ] || DEBS+=("$test")
-	DEB_SHA=$(for d in "${DEBS[@]}"; do deb_content_sha "$d"; done | sha256sum | cut -d' ' -f1)
-	say "packages: ${DEBS[*]##*/} ($DEB_VERSION, sha256 ${DEB_SHA:0:12})"
+	DEB_SHA=$(for d in "${DEBS[@]}"; do matrix_deb_content_sha "$d"; done | sha256sum | cut -d' ' -f1)
+	matrix_say "packages: ${DEBS[*]##*/} ($DEB_VERSION, sha256 ${DEB_SHA:0:12})"
 }
 
 # matrix_find_kernel_debs K - the .debs of a one-arg kernel built here: linux-image-*.deb and
@@ -61,6 +61,7 @@ matrix_find_debs() {
 # hit takes a fraction of a second), for onearg those in CDEV_MATRIX_KERNEL_DIR if it is set.
 # Sets KDEB_IMAGE[K], KDEB_HEADERS[K], KDEB_SHA[K]; without them K's row fails.
 declare -gA KDEB_IMAGE=() KDEB_HEADERS=() KDEB_SHA=()
+# shellcheck disable=SC2034 # KDEB_*: its results, read by lib/image.sh and run-matrix.sh
 matrix_find_kernel_debs() {
 	local k=$1 base flavour dir image headers
 	base=$(kernel_field "$k" base)
@@ -69,9 +70,9 @@ matrix_find_kernel_debs() {
 	if [ "$k" = onearg ] && [ -n "${CDEV_MATRIX_KERNEL_DIR:-}" ]; then
 		dir=$CDEV_MATRIX_KERNEL_DIR
 	else
-		say "$k kernel: kernel/build-kernel.sh --base $base $flavour (cached by its inputs)"
+		matrix_say "$k kernel: kernel/build-kernel.sh --base $base $flavour (cached by its inputs)"
 		"$CDEV_TOP/kernel/build-kernel.sh" --base "$base" "$flavour" >"$MATRIX_DIR/kernel-$base-$flavour.log" 2>&1 ||
-			say "kernel/build-kernel.sh --base $base $flavour failed (log: $MATRIX_DIR/kernel-$base-$flavour.log)"
+			matrix_say "kernel/build-kernel.sh --base $base $flavour failed (log: $MATRIX_DIR/kernel-$base-$flavour.log)"
 	fi
 	image=$(find "$dir" -maxdepth 1 -name 'linux-image-*.deb' ! -name '*-dbg_*' 2>/dev/null |
 		sort -V | tail -n1)
@@ -79,9 +80,9 @@ matrix_find_kernel_debs() {
 	if [ -n "$image" ] && [ -n "$headers" ]; then
 		KDEB_IMAGE[$k]=$image KDEB_HEADERS[$k]=$headers
 		KDEB_SHA[$k]=$(cat "$image" "$headers" | sha256sum | cut -d' ' -f1)
-		say "$k kernel: ${image##*/} ${headers##*/}"
+		matrix_say "$k kernel: ${image##*/} ${headers##*/}"
 	else
-		say "$k kernel: no .debs in $dir (the $k row will fail)"
+		matrix_say "$k kernel: no .debs in $dir (the $k row will fail)"
 	fi
 }
 
@@ -90,10 +91,10 @@ matrix_find_kernel_debs() {
 matrix_pick_accel() {
 	if [ -n "${CDEV_MATRIX_ACCEL:-}" ]; then
 		ACCEL=$CDEV_MATRIX_ACCEL
-		say "accel: $ACCEL (CDEV_MATRIX_ACCEL)"
+		matrix_say "accel: $ACCEL (CDEV_MATRIX_ACCEL)"
 	elif [ ! -w /dev/kvm ] || ! grep -qwE 'vmx|svm' /proc/cpuinfo; then
 		ACCEL=tcg
-		say "accel: tcg (no usable /dev/kvm or no vmx/svm in /proc/cpuinfo)"
+		matrix_say "accel: tcg (no usable /dev/kvm or no vmx/svm in /proc/cpuinfo)"
 	else
 		ACCEL=probe
 	fi
@@ -106,7 +107,7 @@ matrix_probe_kvm() {
 	cache=$CDEV_COMPAT_CACHE/matrix/accel.$(cat /proc/sys/kernel/random/boot_id)
 	if [ -s "$cache" ]; then
 		ACCEL=$(cat "$cache")
-		say "accel: $ACCEL (probed earlier this host boot)"
+		matrix_say "accel: $ACCEL (probed earlier this host boot)"
 		return 0
 	fi
 	timeout --kill-after=5 20 qemu-system-x86_64 -machine q35 -accel kvm -cpu host -m 256 \
@@ -118,5 +119,5 @@ matrix_probe_kvm() {
 		ACCEL=tcg
 	fi
 	echo "$ACCEL" >"$cache"
-	say "accel: $ACCEL (KVM probe boot: exit $rc)"
+	matrix_say "accel: $ACCEL (KVM probe boot: exit $rc)"
 }

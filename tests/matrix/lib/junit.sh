@@ -1,12 +1,12 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # build/matrix/junit.xml: one <testsuite> per kernel. Suite runs: every KTAP leaf a testcase,
 # plus a failed "required: TEST" testcase for each required test skipped or missing, and a
 # "boot" testcase when the guest gave no usable result. Vendor runs: the five cells as
 # testcases (classname matrix.<kernel>.vendor), plus the test's own KTAP subtests.
 
-# xml_escape TEXT - TEXT with &, <, > and " as XML entities (bash only: it runs twice per
+# junit_xml_escape TEXT - TEXT with &, <, > and " as XML entities (bash only: it runs twice per
 # result, some 2,700 times a matrix run; with sed that took 4 s).
-xml_escape() {
+junit_xml_escape() {
 	local s=${1//&/\&amp;}
 	s=${s//</\&lt;}
 	s=${s//>/\&gt;}
@@ -19,31 +19,33 @@ junit_leaves() {
 	while IFS=$'\t' read -r r t s d; do
 		case "$r" in pass | fail | skip) ;; *) continue ;; esac
 		[ -z "$prefix" ] || [ "$t" = "$prefix" ] || continue
-		printf '    <testcase classname="matrix.%s.%s" name="%s"' "$k" "$(xml_escape "$t")" "$(xml_escape "${s:-$t}")"
+		printf '    <testcase classname="matrix.%s.%s" name="%s"' "$k" "$(junit_xml_escape "$t")" "$(junit_xml_escape "${s:-$t}")"
 		case "$r" in
 		pass) echo '/>' ;;
 		skip) echo '><skipped/></testcase>' ;;
-		fail) printf '><failure message="%s"/></testcase>\n' "$(xml_escape "${d:-failed} (console: $R_DIR/console.log)")" ;;
+		fail) printf '><failure message="%s"/></testcase>\n' "$(junit_xml_escape "${d:-failed} (console: $R_DIR/console.log)")" ;;
 		esac
 	done <"$MATRIX_DIR/$k/results.tsv"
 }
 
 junit_case() {
 	local k=$1 name=$2 state=$3 msg=$4
-	printf '    <testcase classname="matrix.%s" name="%s"' "$k" "$(xml_escape "$name")"
+	printf '    <testcase classname="matrix.%s" name="%s"' "$k" "$(junit_xml_escape "$name")"
 	case "$state" in
 	ok | pass) echo '/>' ;;
 	skip | -) echo '><skipped/></testcase>' ;;
-	*) printf '><failure message="%s"/></testcase>\n' "$(xml_escape "$state: $msg")" ;;
+	*) printf '><failure message="%s"/></testcase>\n' "$(junit_xml_escape "$state: $msg")" ;;
 	esac
 }
 
+# matrix_junit K... - MATRIX_DIR/junit.xml: one testsuite per kernel of K..., one testcase per
+# subtest (suite) or cell (vendor).
 matrix_junit() {
 	local out=$MATRIX_DIR/junit.xml k body c v m line
 	{
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
 		echo '<testsuites name="cdev-compat matrix">'
-		for k in "${kernels[@]}"; do
+		for k in "$@"; do
 			matrix_result_load "$k" "$MATRIX_DIR/$k"
 			[ -f "$MATRIX_DIR/$k/results.tsv" ] || : >"$MATRIX_DIR/$k/results.tsv"
 			body=$(
@@ -68,7 +70,7 @@ matrix_junit() {
 				"$(grep -c '<testcase' <<<"$body" || true)" "$(grep -c '<failure' <<<"$body" || true)" \
 				"$(grep -c '<skipped' <<<"$body" || true)" "$R_TOTAL_S"
 			printf '    <properties><property name="kernel" value="%s"/><property name="arity" value="%s"/></properties>\n' \
-				"$(xml_escape "$R_VERSION")" "$(xml_escape "$R_ARITY")"
+				"$(junit_xml_escape "$R_VERSION")" "$(junit_xml_escape "$R_ARITY")"
 			[ -z "$body" ] || printf '%s\n' "$body"
 			echo '  </testsuite>'
 		done

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # Kernel resolution: each target kernel's apt sources (from the host's mirror), its exact
 # kernel packages (the ABI package, never the meta package; onearg: the `make kernel` .debs),
 # and the Debian linux-source of its version (for the legacy drivers).
@@ -31,9 +31,13 @@ kernel_field() {
 		END { exit !found }' "$f" || die "$f has no '$2='"
 }
 
-# Comma lists: every kernel, the suites' default (make matrix), a vendor run's (MODULE=).
+# Comma lists: every kernel, the suites' default (make matrix), a vendor run's (MODULE=); read by
+# run-matrix.sh and bench.sh.
+# shellcheck disable=SC2034
 MATRIX_KERNELS_ALL=$(kernel_names | paste -sd,)
+# shellcheck disable=SC2034
 MATRIX_KERNELS_SUITE=$(kernel_names suite | paste -sd,)
+# shellcheck disable=SC2034
 MATRIX_KERNELS_VENDOR=$(kernel_names vendor | paste -sd,)
 
 # matrix_built_here K - K is a one-arg kernel built here (kernel/build-kernel.sh).
@@ -100,6 +104,7 @@ matrix_apt() {
 
 # matrix_resolve K DIR - set KPKGS (packages to install), KPKG_DIRS (local package dirs),
 # KRESOLVED (what was resolved, printed and recorded).
+# shellcheck disable=SC2034 # KPKG_DIRS: its result, read by lib/image.sh
 matrix_resolve() {
 	local k=$1 dir=$2 cand dep abi hdr
 	KPKGS=() KPKG_DIRS=()

@@ -64,9 +64,9 @@ ktap_top() {
 	' "$1"
 }
 
-# required_check TOPFILE TESTS... - against ktap_top output, the required tests' state: prints
+# ktap_required_check TOPFILE TESTS... - against ktap_top output, the required tests' state: prints
 # "ran passed failed skipped missing" counts, then one "test: state" line per test not passed.
-required_check() {
+ktap_required_check() {
 	local top=$1 t r p=0 f=0 s=0 m=0 bad=()
 	shift
 	for t in "$@"; do

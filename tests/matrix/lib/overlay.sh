@@ -38,13 +38,13 @@ matrix_build_overlay() {
 	stat -c %s "$d/xz-sample" >"$d/xz-sample.size"
 	rm "$d/xz-sample"
 	chmod 0755 "$root/usr/lib/cdev-compat/guest/fast-init.sh" "$root/usr/lib/cdev-compat/guest/vendor/run-vendor.sh"
-	make_cpio "$root" "$MATRIX_DIR/overlay/common.cpio" || die "cannot build the test overlay cpio"
-	say "guest side: $(find "$root/usr/lib/cdev-compat/bin" -type f | wc -l) programs," \
+	overlay_make_cpio "$root" "$MATRIX_DIR/overlay/common.cpio" || die "cannot build the test overlay cpio"
+	matrix_say "guest side: $(find "$root/usr/lib/cdev-compat/bin" -type f | wc -l) programs," \
 		"$(find "$g/tests.d" -name '[0-9][0-9]-*.sh' | wc -l) tests in tests.d"
 }
 
-# make_cpio DIR OUT - DIR's contents as a newc cpio owned by root, in a stable order.
-make_cpio() {
+# overlay_make_cpio DIR OUT - DIR's contents as a newc cpio owned by root, in a stable order.
+overlay_make_cpio() {
 	find "$1" -type d -exec chmod 0755 {} +
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$2"
 }
@@ -65,7 +65,7 @@ matrix_tests_cpio() {
 			[ ! -f "$CDEV_TOP/tests/guest/tests.d/$t.sh" ] ||
 				cp "$CDEV_TOP/tests/guest/tests.d/$t.sh" "$root/usr/lib/cdev-compat/guest/tests.d/"
 		done
-		make_cpio "$root" "$out" || die "cannot build $out"
+		overlay_make_cpio "$root" "$out" || die "cannot build $out"
 	fi
 	printf '%s\n' "$out"
 }

@@ -4,26 +4,26 @@
 
 PHASES=()
 
-# now_s - seconds since the run started, one decimal.
-now_s() { elapsed "$T_RUN"; }
+# matrix_now_s - seconds since the run started, one decimal.
+matrix_now_s() { elapsed "$T_RUN"; }
 
-say() { printf 'matrix: [%6ss] %s\n' "$(now_s)" "$*"; }
+matrix_say() { printf 'matrix: [%6ss] %s\n' "$(matrix_now_s)" "$*"; }
 
-phase() {
+matrix_phase() {
 	PHASE_T0=$(date +%s.%N)
-	say "phase $1 ..."
+	matrix_say "phase $1 ..."
 }
 
-phase_done() {
+matrix_phase_done() {
 	local s
 	s=$(elapsed "$PHASE_T0")
 	PHASES+=("$1=$s")
-	say "phase $1 done in ${s}s"
+	matrix_say "phase $1 done in ${s}s"
 }
 
-# step KERNEL STEP MESSAGE - one progress line, with STEP_SECS (the step's time) appended.
-step() {
+# matrix_step KERNEL STEP MESSAGE - one progress line, with STEP_SECS (the step's time) appended.
+matrix_step() {
 	local k=$1 st=$2
 	shift 2
-	say "$k: $st: $* (${STEP_SECS:-0}s)"
+	matrix_say "$k: $st: $* (${STEP_SECS:-0}s)"
 }

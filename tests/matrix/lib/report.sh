@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # The table: one row per kernel from build/matrix/<kernel>/result.env, printed and written to
 # build/matrix/summary.txt (text) and build/matrix/summary.md (Markdown, for a CI job summary);
 # then JUnit (junit.sh). Returns non-zero when any row failed.
@@ -7,8 +7,8 @@
 #   vendor  kernel x build (warnings) / load / test / unload / log, boot seconds; below, the
 #           first error line of each failed cell
 
-# cell_text C - a vendor cell for the table: ok, FAIL, HANG, skip, -; the build with warnings.
-cell_text() {
+# report_cell_text C - a vendor cell for the table: ok, FAIL, HANG, skip, -; the build with warnings.
+report_cell_text() {
 	local v=CELL_$1 s
 	case "${!v}" in
 	ok) s=ok ;;
@@ -20,10 +20,10 @@ cell_text() {
 	printf '%s\n' "$s"
 }
 
-# report_kernel_width - the kernel column's width: its longest name, at least 14.
+# report_kernel_width K... - the kernel column's width: the longest name of K..., at least 14.
 report_kernel_width() {
 	local k w=14
-	for k in "${kernels[@]}"; do [ "${#k}" -le "$w" ] || w=${#k}; done
+	for k in "$@"; do [ "${#k}" -le "$w" ] || w=${#k}; done
 	printf '%s\n' "$w"
 }
 
@@ -33,11 +33,12 @@ report_rule() {
 }
 
 # shellcheck disable=SC2016 # (a backquote, not an expansion)
-md_escape() { sed -e 's/|/\\|/g' -e 's/`/\\`/g' <<<"$1"; }
+report_md_escape() { sed -e 's/|/\\|/g' -e 's/`/\\`/g' <<<"$1"; }
 
+# report_suite K... - the suite run's table of kernels K..., its summary.md, REPORT_COUNTS.
 report_suite() {
 	local k tp=0 tf=0 kp=0 kf=0 nreq f n w
-	w=$(report_kernel_width)
+	w=$(report_kernel_width "$@")
 	printf '\n%-*s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$w" kernel version arity required \
 		"subtests p/f/s" missing "boot s" "total s" result
 	report_rule "$w" "|--------------------------------------|-------|----------|--------------------|---------|---------|---------|-------"
@@ -45,14 +46,14 @@ report_suite() {
 		printf '| kernel | version | arity | required tests | passed / failed / skipped | missing | boot s | result |\n'
 		printf '|---|---|---|---|---|---|---|---|\n'
 	} >"$MATRIX_DIR/summary.md"
-	for k in "${kernels[@]}"; do
+	for k in "$@"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		nreq=$(wc -w <<<"$R_REQUIRED")
 		printf '%-*s | %-36s | %-5s | %-8s | %-18s | %-7s | %7s | %7s | %s\n' "$w" "$k" "${R_VERSION:0:36}" "$R_ARITY" \
 			"$nreq" "$R_PASSED / $R_FAILED / $R_SKIPPED" "$R_MISSING" "$R_BOOT_S" "$R_TOTAL_S" "$R_STATUS"
-		printf '| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s |\n' "$k" "$(md_escape "$R_VERSION")" "$R_ARITY" \
-			"$(md_escape "$R_REQUIRED")" "$R_PASSED" "$R_FAILED" "$R_SKIPPED" "$R_MISSING" "$R_BOOT_S" \
-			"$(md_escape "$R_STATUS${R_MSG:+: $R_MSG}")" >>"$MATRIX_DIR/summary.md"
+		printf '| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s |\n' "$k" "$(report_md_escape "$R_VERSION")" "$R_ARITY" \
+			"$(report_md_escape "$R_REQUIRED")" "$R_PASSED" "$R_FAILED" "$R_SKIPPED" "$R_MISSING" "$R_BOOT_S" \
+			"$(report_md_escape "$R_STATUS${R_MSG:+: $R_MSG}")" >>"$MATRIX_DIR/summary.md"
 		# A required test skipped or missing counts as a failure, and a row that failed without
 		# any (a hang, no exit status) counts one.
 		f=$(grep -oE ': (skipped|missing)' <<<"$R_NOTPASSED" | wc -l || true)
@@ -64,7 +65,7 @@ report_suite() {
 		if [ "$R_STATUS" = pass ]; then kp=$((kp + 1)); else kf=$((kf + 1)); fi
 	done
 	echo
-	for k in "${kernels[@]}"; do
+	for k in "$@"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		printf '%s: required (%s): %s\n' "$k" "$SUITE" "$R_REQUIRED"
 		[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | awk 'NR <= 14'
@@ -73,30 +74,31 @@ report_suite() {
 	REPORT_COUNTS="$kp $kf $tp $tf"
 }
 
+# report_vendor K... - the vendor run's table of kernels K..., its summary.md, REPORT_COUNTS.
 report_vendor() {
 	local k c kp=0 kf=0 tp=0 tf=0 m v row cellfail w
-	w=$(report_kernel_width)
+	w=$(report_kernel_width "$@")
 	printf '\nmodule %s%s\n' "$VENDOR_DIR" "${VENDOR_TEST:+, test $VENDOR_TEST}"
 	printf '%-*s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$w" kernel version build load test unload log "boot s"
 	report_rule "$w" "|------------------------------|------------------|-------|-------|--------|-------|--------"
 	{
 		# shellcheck disable=SC2016
-		printf 'Module `%s`%s\n\n' "$(md_escape "${VENDOR_DIR#"$CDEV_TOP"/}")" \
-			"${VENDOR_TEST:+, test \`$(md_escape "${VENDOR_TEST#"$CDEV_TOP"/}")\`}"
+		printf 'Module `%s`%s\n\n' "$(report_md_escape "${VENDOR_DIR#"$CDEV_TOP"/}")" \
+			"${VENDOR_TEST:+, test \`$(report_md_escape "${VENDOR_TEST#"$CDEV_TOP"/}")\`}"
 		printf '| kernel | version | build (warnings) | load | test | unload | log | boot s |\n'
 		printf '|---|---|---|---|---|---|---|---|\n'
 	} >"$MATRIX_DIR/summary.md"
-	for k in "${kernels[@]}"; do
+	for k in "$@"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		printf '%-*s | %-28s | %-16s | %-5s | %-5s | %-6s | %-5s | %7s\n' "$w" "$k" "${R_VERSION%% *}" \
-			"$(cell_text build)" "$(cell_text load)" "$(cell_text test)" "$(cell_text unload)" \
-			"$(cell_text log)" "$R_BOOT_S"
+			"$(report_cell_text build)" "$(report_cell_text load)" "$(report_cell_text test)" "$(report_cell_text unload)" \
+			"$(report_cell_text log)" "$R_BOOT_S"
 		row="| $k | ${R_VERSION%% *} |"
 		cellfail=0
 		for c in $CELLS; do
 			v=CELL_$c m=MSG_$c
-			row+=" $(cell_text "$c")"
-			case "${!v}" in ok | skip | -) ;; *) row+=": $(md_escape "${!m:0:200}")" ;; esac
+			row+=" $(report_cell_text "$c")"
+			case "${!v}" in ok | skip | -) ;; *) row+=": $(report_md_escape "${!m:0:200}")" ;; esac
 			row+=" |"
 			case "${!v}" in ok) tp=$((tp + 1)) ;; fail | hang) tf=$((tf + 1)) cellfail=1 ;; esac
 		done
@@ -106,7 +108,7 @@ report_vendor() {
 		if [ "$R_STATUS" = pass ]; then kp=$((kp + 1)); else kf=$((kf + 1)); fi
 	done
 	echo
-	for k in "${kernels[@]}"; do
+	for k in "$@"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
 		cellfail=0
 		for c in $CELLS; do
@@ -126,16 +128,18 @@ report_vendor() {
 	REPORT_COUNTS="$kp $kf $tp $tf"
 }
 
+# matrix_report K... - the run's report of kernels K...: the table (also summary.txt and
+# summary.md), phases and sums, JUnit and JSON; fails when a kernel failed.
 matrix_report() {
 	local kp kf tp tf p k
 	{
-		if [ "$MODE" = suite ]; then report_suite; else report_vendor; fi
+		if [ "$MODE" = suite ]; then report_suite "$@"; else report_vendor "$@"; fi
 		read -r kp kf tp tf <<<"$REPORT_COUNTS"
 		printf 'phases:'
 		for p in "${PHASES[@]}"; do printf ' %ss' "${p/=/ }"; done
-		printf ' (total %ss)\n' "$(now_s)"
+		printf ' (total %ss)\n' "$(matrix_now_s)"
 		# Sums over kernels; boots overlap image builds, so they exceed the "kernels" phase.
-		for k in "${kernels[@]}"; do
+		for k in "$@"; do
 			matrix_result_load "$k" "$MATRIX_DIR/$k"
 			if [ "$R_IMAGE_CACHED" = no ]; then
 				printf 'built %s %s\n' "$k" "$R_IMAGE_S"
@@ -151,8 +155,8 @@ matrix_report() {
 		printf '%d passed, %d failed\n' "$tp" "$tf"
 	} | tee "$MATRIX_DIR/summary.txt"
 	printf '\n%s\n' "$(tail -n 3 "$MATRIX_DIR/summary.txt" | head -n 2)" >>"$MATRIX_DIR/summary.md"
-	matrix_junit
-	matrix_json "${kernels[@]}"
+	matrix_junit "$@"
+	matrix_json "$@"
 	read -r kp kf tp tf <<<"$(tail -n 2 "$MATRIX_DIR/summary.txt" | head -n1 | awk '{ print $2, $4 }') 0 0"
 	[ "$kf" -eq 0 ]
 }

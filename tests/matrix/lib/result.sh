@@ -1,7 +1,7 @@
-# shellcheck shell=bash disable=SC2034
+# shellcheck shell=bash
 # KDIR/result.env: one kernel's state between the two halves of its run (lib/run-kernel.sh), and
 # its row in the report (lib/report.sh, lib/junit.sh, report-from.sh, bench.sh). Its fields are
-# named here, once (SC2034: they are written and read through this list):
+# named here, once, with the value each has before a run wrote it (MATRIX_RESULT_FIELDS):
 #   R_NAME R_DIR      the kernel and its directory (build/matrix/<kernel>)
 #   R_STATUS          prepared, then pass, fail, hang or error
 #   R_VERSION R_ARITY the booted kernel's version and unregister_chrdev() arity
@@ -17,18 +17,22 @@
 # Cell and row states: ok/pass, fail, skip, hang, "-" (not run: an earlier cell failed).
 
 CELLS="build load test unload log"
-MATRIX_RESULT_FIELDS="R_NAME R_STATUS R_VERSION R_ARITY R_PASSED R_FAILED R_SKIPPED R_REQUIRED
-R_MISSING R_NOTPASSED R_BOOT_S R_TOTAL_S R_IMAGE_S R_IMAGE_CACHED R_DKMS_S R_KRESOLVED R_MSG R_DIR
-R_T0 R_IMG R_INIT R_RETRY WARNINGS BUILD_S"
+# NAME=DEFAULT of every field, in result.env's order; the defaults make a failed row, "no
+# result (runner error)". R_NAME and R_DIR are the kernel and its directory.
+MATRIX_RESULT_FIELDS=(R_NAME= R_STATUS=error "R_VERSION=?" "R_ARITY=?" R_PASSED=0 R_FAILED=1
+	R_SKIPPED=0 R_REQUIRED= R_MISSING=0 R_NOTPASSED= R_BOOT_S=- R_TOTAL_S=- R_IMAGE_S=-
+	R_IMAGE_CACHED=- R_DKMS_S=- R_KRESOLVED= "R_MSG=no result (runner error)" R_DIR= R_T0= R_IMG=
+	R_INIT= R_RETRY= WARNINGS= BUILD_S=)
 
-# matrix_result_reset K KDIR - every field of K's result as it is before its run wrote any: a
-# failed row, "no result (runner error)".
+# matrix_result_reset K KDIR - every field of K's result as it is before its run wrote any.
+# shellcheck disable=SC2034 # the fields are read through MATRIX_RESULT_FIELDS and by the report
 matrix_result_reset() {
-	local c
-	R_NAME=$1 R_DIR=$2 R_STATUS=error R_MSG="no result (runner error)" R_VERSION='?' R_ARITY='?'
-	R_PASSED=0 R_FAILED=1 R_SKIPPED=0 R_REQUIRED='' R_MISSING=0 R_NOTPASSED=''
-	R_BOOT_S=- R_TOTAL_S=- R_IMAGE_S=- R_IMAGE_CACHED=- R_DKMS_S=- R_KRESOLVED=''
-	R_T0='' R_IMG='' R_INIT='' R_RETRY='' WARNINGS='' BUILD_S=''
+	local c f
+	for f in "${MATRIX_RESULT_FIELDS[@]}"; do
+		printf -v "${f%%=*}" %s "${f#*=}"
+	done
+	printf -v R_NAME %s "$1"
+	printf -v R_DIR %s "$2"
 	for c in $CELLS; do
 		printf -v "CELL_$c" %s -
 		printf -v "MSG_$c" %s ''
@@ -36,11 +40,13 @@ matrix_result_reset() {
 }
 
 # matrix_result_write KDIR - KDIR/result.env from the fields (R_TOTAL_S: now).
+# shellcheck disable=SC2034 # R_TOTAL_S: a field, written to result.env below
 matrix_result_write() {
 	local c v
 	R_TOTAL_S=$(elapsed "$R_T0")
 	{
-		for v in $MATRIX_RESULT_FIELDS; do
+		for v in "${MATRIX_RESULT_FIELDS[@]}"; do
+			v=${v%%=*}
 			printf '%s=%q\n' "$v" "${!v:-}"
 		done
 		for c in $CELLS; do
@@ -54,6 +60,7 @@ matrix_result_write() {
 
 # matrix_result_load K KDIR - K's fields from KDIR/result.env; a failed row when there is none,
 # or when its run prepared the kernel but never booted it.
+# shellcheck disable=SC2034 # R_*: the fields, read by the report
 matrix_result_load() {
 	matrix_result_reset "$1" "$2"
 	# shellcheck disable=SC1091

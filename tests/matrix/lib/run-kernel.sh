@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # One kernel's run, in two halves: matrix_prepare_kernel (serial: image, then the tests or the
 # vendor build) and matrix_boot_kernel (in the background: boot, read KTAP, decide the row).
 # Their state is kept in KDIR/result.env (lib/result.sh).
@@ -9,12 +9,13 @@ matrix_fail_kernel() {
 	[ "${R_FAILED:-0}" -gt 0 ] || R_FAILED=1
 	[ "$R_STATUS" = hang ] || R_STATUS=fail
 	matrix_result_write "$2"
-	say "$1: FAILED: $R_MSG"
+	matrix_say "$1: FAILED: $R_MSG"
 	return 1
 }
 
 # matrix_prepare_kernel K - image, then (suite) the tests cpio or (vendor) the module's build;
 # result.env has R_STATUS=prepared when K is ready to boot.
+# shellcheck disable=SC2034,SC2153 # R_*, CELL_*: K's result fields (lib/result.sh), written to result.env; KRESOLVED, IMAGE_CACHED: matrix_image's results
 matrix_prepare_kernel() {
 	local k=$1 kdir=$MATRIX_DIR/$1 st
 	rm -rf "$kdir"
@@ -35,7 +36,7 @@ matrix_prepare_kernel() {
 	R_IMAGE_S=$IMAGE_BUILD_S
 	R_IMAGE_CACHED=$IMAGE_CACHED
 	R_DKMS_S=$DKMS_BUILD_S
-	say "$k: image: $([ "$R_IMAGE_CACHED" = yes ] && echo cached || echo "built in ${IMAGE_BUILD_S}s") $KVER," \
+	matrix_say "$k: image: $([ "$R_IMAGE_CACHED" = yes ] && echo cached || echo "built in ${IMAGE_BUILD_S}s") $KVER," \
 		"$DKMS_MODULES dkms-installed (dkms ${DKMS_BUILD_S}s), legacy drivers ${LEGACY_BUILD_S:-?}s," \
 		"$(($(stat -c %s "$IMG/image.cpio") / 1048576)) MiB"
 
@@ -48,13 +49,13 @@ matrix_prepare_kernel() {
 		else
 			matrix_fast_cpio "$IMG" >"$kdir/base-cpio"
 		fi
-		STEP_SECS=$(elapsed "$st") step "$k" initramfs "$(($(stat -c %s "$(cat "$kdir/base-cpio")") / 1048576)) MiB for the fast path$([ "$MODE" = suite ] || echo ", vendor root")"
+		STEP_SECS=$(elapsed "$st") matrix_step "$k" initramfs "$(($(stat -c %s "$(cat "$kdir/base-cpio")") / 1048576)) MiB for the fast path$([ "$MODE" = suite ] || echo ", vendor root")"
 	else
 		printf '%s\n' "$IMG/image.cpio" >"$kdir/base-cpio"
 	fi
 	st=$(date +%s.%N)
 	matrix_kernel_to_boot "$IMG" >"$kdir/boot-kernel"
-	STEP_SECS=$(elapsed "$st") step "$k" kernel "$(case "$(cat "$kdir/boot-kernel")" in
+	STEP_SECS=$(elapsed "$st") matrix_step "$k" kernel "$(case "$(cat "$kdir/boot-kernel")" in
 		*.vmlinux) echo "uncompressed, started at its PVH entry" ;;
 		*) echo "bzImage (no PVH entry)" ;; esac)"
 
@@ -64,9 +65,9 @@ matrix_prepare_kernel() {
 	else
 		st=$(date +%s.%N)
 		if vendor_build "$k" "$kdir"; then
-			STEP_SECS=$(elapsed "$st") step "$k" build "ok, $WARNINGS warnings (log $kdir/build.log)"
+			STEP_SECS=$(elapsed "$st") matrix_step "$k" build "ok, $WARNINGS warnings (log $kdir/build.log)"
 		else
-			STEP_SECS=$(elapsed "$st") step "$k" build "FAILED: $MSG_build (log $kdir/build.log)"
+			STEP_SECS=$(elapsed "$st") matrix_step "$k" build "FAILED: $MSG_build (log $kdir/build.log)"
 			R_FAILED=1
 			matrix_fail_kernel "$k" "$kdir" "build: $MSG_build" || true
 			return 1
@@ -77,6 +78,7 @@ matrix_prepare_kernel() {
 }
 
 # matrix_boot_kernel K - boot the prepared kernel, read its KTAP, decide the row.
+# shellcheck disable=SC2034,SC2153 # R_*: K's result fields (lib/result.sh); BOOT_S: matrix_boot's result
 matrix_boot_kernel() {
 	local k=$1 kdir=$MATRIX_DIR/$1 parts ktap run cmdline
 	# shellcheck disable=SC1091
@@ -90,7 +92,7 @@ matrix_boot_kernel() {
 		parts+=("$kdir/vendor.cpio")
 		run=vendor
 	fi
-	say "$k: boot: starting ($ACCEL, $INIT init, log $kdir/console.log)"
+	matrix_say "$k: boot: starting ($ACCEL, $INIT init, log $kdir/console.log)"
 	cmdline=$(matrix_cmdline "$INIT" "$run" "$k")
 	matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	# A guest that hung before its test runner printed "KTAP version" never reached code under
@@ -102,7 +104,7 @@ matrix_boot_kernel() {
 	if [ "$BOOT_STATUS" = hang ] && ! matrix_runner_started "$kdir"; then
 		mv "$kdir/console.log" "$kdir/console.hung-before-tests.log"
 		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
-		say "$k: boot: hung before the test runner started (${BOOT_S}s); booting once more"
+		matrix_say "$k: boot: hung before the test runner started (${BOOT_S}s); booting once more"
 		matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	fi
 	R_BOOT_S=$BOOT_S
@@ -115,7 +117,7 @@ matrix_boot_kernel() {
 	R_ARITY=$(awk -F'\t' '$1 == "probe" { if (match($2, /arity=[^ ]*/)) print substr($2, RSTART + 6, RLENGTH - 6) }' \
 		"$kdir/results.tsv" | head -n1)
 	R_ARITY=${R_ARITY:-?}
-	STEP_SECS=$BOOT_S step "$k" boot "$BOOT_STATUS (qemu exit $BOOT_RC, $ACCEL):" \
+	STEP_SECS=$BOOT_S matrix_step "$k" boot "$BOOT_STATUS (qemu exit $BOOT_RC, $ACCEL):" \
 		"$R_PASSED passed, $R_FAILED failed, $R_SKIPPED skipped"
 	if [ "$MODE" = suite ]; then
 		matrix_suite_decide "$k" "$kdir"
@@ -143,14 +145,14 @@ matrix_boot_problem() {
 	case "$BOOT_STATUS" in
 	ok | tests_failed) return 0 ;;
 	hang)
-		say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:" >&2
+		matrix_say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:" >&2
 		tail -n 25 "$kdir/console.log" | sed 's/^/    | /' >&2
 		# Where it stopped, for a report read without the console (a CI log): the last line
 		# the guest printed that is not an empty one.
 		echo "hang: no result after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.log")' (console: $kdir/console.log)"
 		;;
 	*)
-		say "$k: last console lines:" >&2
+		matrix_say "$k: last console lines:" >&2
 		grep -av ' ok [0-9]' "$kdir/console.log" | tail -n 25 | sed 's/^/    | /' >&2
 		echo "$BOOT_STATUS (console: $kdir/console.log, ktap: $kdir/ktap.txt)"
 		;;
@@ -159,14 +161,14 @@ matrix_boot_problem() {
 
 # matrix_suite_decide K KDIR - K's row passes only when the guest exited with "passed", every
 # required test ran, none was skipped, and nothing failed.
+# shellcheck disable=SC2034 # R_*: K's result fields (lib/result.sh), written to result.env
 matrix_suite_decide() {
-	local k=$1 kdir=$2 counts req_ran req_p req_f req_s req_m problem
+	local k=$1 kdir=$2 counts req_m problem
 	# shellcheck disable=SC2086
-	counts=$(required_check "$kdir/top.tsv" $R_REQUIRED)
-	read -r req_ran req_p req_f req_s req_m <<<"$(head -n1 <<<"$counts")"
+	counts=$(ktap_required_check "$kdir/top.tsv" $R_REQUIRED)
+	read -r _ _ _ _ req_m <<<"$(head -n1 <<<"$counts")"
 	R_MISSING=$req_m
 	R_NOTPASSED=$(tail -n +2 <<<"$counts" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
-	: "$req_ran" "$req_p" "$req_f"
 	problem=$(matrix_boot_problem "$k" "$kdir")
 	if [ "$BOOT_STATUS" = hang ]; then
 		R_STATUS=hang

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034,SC2154,SC2153
+# shellcheck shell=bash
 # A vendor's out-of-tree module (make matrix MODULE=DIR [MODULE_TEST=FILE]): checked once,
 # then per kernel built on the host against that kernel's headers with the kernel's own tool
 # chain (the image's build side, $IMG/buildroot, mounted read-only by bwrap), W=1, and packed
@@ -35,7 +35,7 @@ vendor_check_inputs() {
 		done
 	fi
 	need_pkgs bwrap:bubblewrap modinfo:kmod
-	say "module: $VENDOR_DIR${VENDOR_EXPECT[0]:+ (dkms.conf: ${VENDOR_EXPECT[*]})}," \
+	matrix_say "module: $VENDOR_DIR${VENDOR_EXPECT[0]:+ (dkms.conf: ${VENDOR_EXPECT[*]})}," \
 		"test: ${VENDOR_TEST:-none} (timeout ${VENDOR_TEST_TIMEOUT}s)"
 }
 
@@ -45,7 +45,7 @@ vendor_check_inputs() {
 vendor_build() {
 	local kdir=$2 kver src=$2/src n ko m missing=() rc=0 st
 	st=$(date +%s.%N)
-	# shellcheck disable=SC1091
+	# shellcheck disable=SC1091,SC2153 # KVER: from the image's image-info.env
 	kver=$(. "$IMG/image-info.env" && printf '%s' "$KVER")
 	rm -rf "$src"
 	# cdev-compat's probe results for this kernel, kept with its image (keyed by what they
@@ -146,5 +146,5 @@ vendor_pack() {
 		basename "$VENDOR_TEST" >"$v/test.name"
 	fi
 	echo "$VENDOR_TEST_TIMEOUT" >"$v/test.timeout"
-	make_cpio "$root" "$kdir/vendor.cpio"
+	overlay_make_cpio "$root" "$kdir/vendor.cpio"
 }
