@@ -17,8 +17,8 @@
 
 # matrix_boot_timeout K - seconds before K's guest counts as hung: CDEV_MATRIX_BOOT_TIMEOUT
 # (default 600, a vendor run 120 + its test timeout), times K's timeout_factor (3 for the debug
-# one-arg kernels: lockdep and kmemleak are several times slower under TCG; a soak boot took
-# 1072 s on a loaded 2-core machine).
+# one-arg kernels: lockdep and kmemleak make them several times slower under TCG, more so on
+# a loaded machine).
 matrix_boot_timeout() {
 	local t=${CDEV_MATRIX_BOOT_TIMEOUT:-}
 	if [ -z "$t" ]; then

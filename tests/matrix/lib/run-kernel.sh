@@ -98,8 +98,7 @@ matrix_boot_kernel() {
 	# A guest that hung before its test runner printed "KTAP version" never reached code under
 	# test (no module of ours or the vendor's is loaded before it): a hang of the emulation or
 	# of the distribution's boot. It gets one more boot; its console is kept and the report
-	# says so. A hang after the runner started is the result. (newest's systemd boot hung
-	# 600 s once in CI; 9 boots of it since took 61-185 s.)
+	# says so. A hang after the runner started is the result.
 	R_RETRY=
 	if [ "$BOOT_STATUS" = hang ] && ! matrix_runner_started "$kdir"; then
 		mv "$kdir/console.log" "$kdir/console.hung-before-tests.log"
