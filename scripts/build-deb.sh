@@ -1,10 +1,10 @@
 #!/bin/bash
 # Build cdev-compat-dkms_<version>_all.deb, cdev-compat-test-dkms_<version>_all.deb and
-# cdev-compat-matrix_<version>_all.deb (what `make deb` runs). The build happens in a copy under build/deb/, so the source tree is never
-# written. Both .debs are checked before they are published: lintian -EvIL +pedantic must print
-# no tag, and no #MODULE_VERSION# may be left in them; only then do they land in build/ (or
-# --outdir), where a previous build's .debs are replaced; built again only when their inputs
-# changed. Prints their paths, one a line: user package, test package, matrix package.
+# cdev-compat-matrix_<version>_all.deb (what `make deb` runs). The build happens in a copy under
+# build/deb/, so the source tree is never written. The .debs are checked before they are
+# published: lintian -EvIL +pedantic must print no tag, and no #MODULE_VERSION# may be left in
+# them; only then do they land in build/ (or --outdir), where a previous build's .debs are
+# replaced; built again only when their inputs changed. Prints their paths, one a line: user package, test package, matrix package.
 #
 # Usage: scripts/build-deb.sh [--version DEBVER] [--outdir DIR] [--no-lintian]
 #   --version DEBVER  build with an extra debian/changelog entry DEBVER on top (tests use it to
@@ -81,8 +81,12 @@ key=$({
 	echo "lintian=$lintian"
 } | sha256sum | cut -c1-16)
 stamp=$outdir/.cdev-compat-debs.key
-if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] && [ -f "$outdir/${debs[0]}" ] && [ -f "$outdir/${debs[1]}" ] &&
-	[ -f "$outdir/${debs[2]}" ]; then
+cached=0
+if [ "$(cat "$stamp" 2>/dev/null)" = "$key" ]; then
+	cached=1
+	for deb in "${debs[@]}"; do [ -f "$outdir/$deb" ] || cached=0; done
+fi
+if [ "$cached" -eq 1 ]; then
 	log "${debs[*]}: cached (inputs $key unchanged)"
 	printf '%s\n' "${debs[@]/#/$outdir/}"
 	exit 0
@@ -112,8 +116,8 @@ if [ "$lintian" = 1 ]; then
 fi
 
 # Publish: only checked packages, replacing what an earlier build left.
-rm -f "$outdir"/cdev-compat-dkms_*_all.deb "$outdir"/cdev-compat-test-dkms_*_all.deb \
-	"$outdir"/cdev-compat-matrix_*_all.deb "$stamp"
+for deb in "${debs[@]}"; do rm -f "$outdir/${deb%%_*}"_*_all.deb; done
+rm -f "$stamp"
 for deb in "${debs[@]}"; do
 	mv "$work/$deb" "$outdir/$deb"
 done

@@ -1,8 +1,9 @@
 #!/bin/bash
 # t-deb-cache.sh - scripts/build-deb.sh is cached by its inputs: run again on the same tree it
 # keeps the .debs it built (no build), and after a change of a packaged file it builds them
-# again, with the change inside. Runs on a copy of the packaged paths (debian/matrix-tree) (outside any git
-# checkout: build-deb.sh then packs the copy as it is), lintian left out (t_deb runs it).
+# again, with the change inside. Runs on a copy of the packaged paths, debian/matrix-tree
+# (outside any git checkout: build-deb.sh then packs the copy as it is), lintian left out (t_deb
+# runs it).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -17,6 +17,9 @@ set -euo pipefail
 . "$CDEV_TOP/tests/package/chroot.sh"
 # shellcheck source=tests/package/scenarios.sh
 . "$CDEV_TOP/tests/package/scenarios.sh"
+# matrix_deb_content_sha: what the images are keyed on (t_matrix compares the rebuilt packages by it)
+# shellcheck source=tests/matrix/lib/inputs.sh
+. "$CDEV_TOP/tests/matrix/lib/inputs.sh"
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (debootstrap, chroot, overlay mounts)"
 need_pkgs debootstrap:debootstrap setpriv:util-linux flock:util-linux mount:mount \
