@@ -6,6 +6,7 @@
 #    (tests/bench/);
 #  - each one-arg kernel's build: cold (the figures its cache entry kept when it was built;
 #    CDEV_BENCH_KERNEL_COLD=1 builds each again in a scratch cache) and cached (timed now);
+#  - the last `make test`'s part times (build/make-test-times) against the newcomer targets;
 #  - then the matrix's figures with their targets (tests/matrix/bench.sh): the vendor matrix
 #    after an edit (wall, per kernel build and boot-to-results, the cost of slub_debug), the
 #    functional `make matrix` (wall), and the in-guest benchmark at full size (BENCH_SIZE,
@@ -90,6 +91,22 @@ while read -r k base flavour <&3; do
 		"$k" "$base" "$flavour" $((secs / 60)) $((secs % 60)) "$cores" "$load" "$cached"
 	[ -z "${CDEV_BENCH_KERNEL_COLD:-}" ] || rm -rf "$kcache"
 done 3< <(kernel_builds "")
+
+# The last `make test` in this checkout: each part's wall time, as tests/run-all.sh kept it, and
+# how many one-arg kernels that run built cold (a newcomer's first run builds them all).
+if [ -f "$BUILD_DIR/make-test-times" ]; then
+	cold=$(grep -c 'cold build took' "$BUILD_DIR/make kernel.out" 2>/dev/null) || true
+	while read -r part secs; do
+		case "$part" in
+		check) target=' (target <= 15 min cold)' ;;
+		total) target=" (target <= 45 min cold; this run built ${cold:-0} one-arg kernels cold)" ;;
+		*) target='' ;;
+		esac
+		printf 'last make test, %s: %s%s\n' "$part" "$(fmt_secs "${secs%.*}")" "$target"
+	done <"$BUILD_DIR/make-test-times"
+else
+	printf 'last make test: no figures (make test keeps them in %s)\n' "$BUILD_DIR/make-test-times"
+fi
 
 rc=0
 "$CDEV_TOP/tests/matrix/bench.sh" || rc=$?

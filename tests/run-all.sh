@@ -6,13 +6,27 @@
 # "N passed, N failed". Every part counts: a build that fails is one failed result (and the
 # parts that need it are not run: one failed result each), a part that exits non-zero without
 # a failure in its own count, or prints no count, adds one. The exit status is non-zero
-# exactly when the last line counts a failure.
+# exactly when the last line counts a failure. Each part's wall time goes to
+# build/make-test-times (PART SECONDS a line, then "total"), which `make bench` prints.
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 total_passed=0 total_failed=0
 mkdir -p "$BUILD_DIR"
+times=$BUILD_DIR/make-test-times
+run_start=$(date +%s.%N)
+: >"$times.tmp"
+
+# timed NAME CMD... - run CMD, append "NAME SECONDS" to the times file, return CMD's status.
+timed() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s.%N)
+	"$@" || rc=$?
+	printf '%s %s\n' "${name// /-}" "$(elapsed "$t0")" >>"$times.tmp"
+	return "$rc"
+}
 
 result() {
 	if [ "$1" = ok ]; then total_passed=$((total_passed + 1)); else total_failed=$((total_failed + 1)); fi
@@ -26,7 +40,7 @@ run_part() {
 	shift
 	out=$BUILD_DIR/$name.out
 	log "$name: $* (output also in $out)"
-	"$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
+	timed "$name" "$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
 	if [ -z "$last" ]; then
 		result fail "not ok - $name printed no \"N passed, N failed\" line (status $rc; output $out)"
@@ -47,7 +61,7 @@ run_step() {
 	shift
 	out=$BUILD_DIR/$name.out
 	log "$name: $* (output also in $out)"
-	"$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
+	timed "$name" "$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
 	if [ "$rc" -eq 0 ]; then
 		result ok "ok - $name"
 	else
@@ -75,5 +89,7 @@ if [ "$kernel_ok" -eq 1 ]; then
 else
 	result fail "not ok - kernel-package not run: the one-arg kernel did not build"
 fi
+printf 'total %s\n' "$(elapsed "$run_start")" >>"$times.tmp"
+mv "$times.tmp" "$times"
 printf '%d passed, %d failed\n' "$total_passed" "$total_failed"
 [ "$total_failed" -eq 0 ]

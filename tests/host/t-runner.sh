@@ -125,6 +125,9 @@ fake_tree() {
 fake_tree 0 0 "5 passed, 0 failed" 0
 check "run-all: all parts pass: 3 + 3 mutants + 2 builds + 5 + 2 + 3 passed, exit 0 ('$last', exit $rc)" \
 	test "$last" = "18 passed, 0 failed" -a "$rc" -eq 0
+check "run-all: build/make-test-times holds each part's seconds, in order, then the total" \
+	test "$(awk '$2 ~ /^[0-9]+[.][0-9]$/ { printf "%s ", $1 }' "$fake/build/make-test-times")" = \
+	"check mutants make-deb make-kernel matrix soak kernel-package total "
 fake_tree 1 0 "5 passed, 0 failed" 0
 check "run-all: a failed build-deb.sh is counted, the matrix and soak are not run on a stale .deb ('$last', exit $rc)" \
 	eval "[ '$last' = '10 passed, 3 failed' ] && [ $rc -ne 0 ] && grep -q '^not ok - make deb failed with status 1' '$work/run-all.out'"
