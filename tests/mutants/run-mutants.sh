@@ -13,6 +13,8 @@
 #   --no-control  do not run each test command on the unmutated copy first (make check has
 #                 just run the same suites)
 #   NAME...       only these mutants
+#   CDEV_MUTANT_JOBS=N  mutants run at once, each in its own copy (default 2; 1 with --guest:
+#                 a guest mutant boots a matrix that uses both cores)
 #   --record      write the working tree's uncommitted change (git diff HEAD) as mutant NAME,
 #                 then undo it in the working tree
 #
@@ -151,8 +153,10 @@ if [ "$control" -eq 1 ]; then
 	done
 fi
 
-rows=() bad=0
-for m in "${mutants[@]}"; do
+# run_mutant I - apply mutant I to its own copy and run its test; writes its result word to
+# $work/rows/I.result, the line to print to I.line and, last, its table row to I.row.
+run_mutant() {
+	local i=$1 m=${mutants[$1]} name tag test expect dir logf start result why note rc secs line
 	name=$(basename "$m" .patch)
 	tag=$(field "$m" Tag)
 	test=$(field "$m" Test)
@@ -188,18 +192,48 @@ for m in "${mutants[@]}"; do
 	secs=$(($(date +%s) - start))
 	keep_guest_logs "$dir" "$work/logs/$name.guest"
 	rm -rf "$dir"
-	[ "$result" = killed ] || bad=$((bad + 1))
-	rows+=("$(printf '%-32s %-6s %-15s %7s' "$name" "$tag" "$result" "$(fmt_secs "$secs")")")
-	if [ "$tap" -eq 1 ]; then
-		if [ "$result" = killed ]; then
-			printf 'ok - mutant %s (%s) killed by %s (%s)\n' "$name" "$tag" "$test" "$why"
-		else
-			printf 'not ok - mutant %s (%s): %s: %s\n' "$name" "$tag" "$result" "$why"
-		fi
+	if [ "$tap" -eq 0 ]; then
+		line="$(basename "$0"): $name: $result ($why)"
+	elif [ "$result" = killed ]; then
+		line="ok - mutant $name ($tag) killed by $test ($why)"
 	else
-		log "$name: $result ($why)"
+		line="not ok - mutant $name ($tag): $result: $why"
 	fi
+	printf '%s\n' "$line" >"$work/rows/$i.line"
+	printf '%s\n' "$result" >"$work/rows/$i.result"
+	printf '%-32s %-6s %-15s %7s\n' "$name" "$tag" "$result" "$(fmt_secs "$secs")" >"$work/rows/$i.row.tmp"
+	mv "$work/rows/$i.row.tmp" "$work/rows/$i.row"
+}
+
+# Mutants run CDEV_MUTANT_JOBS at a time (default 2: most tests use one core), each in its own
+# copy; their lines and rows come out in the listed order. Tests that share a cache entry wait
+# for each other (flock), as the suites of make check do.
+jobs=${CDEV_MUTANT_JOBS:-$([ "$guest" -eq 1 ] && echo 1 || echo 2)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "CDEV_MUTANT_JOBS is a number >= 1 (got '$jobs')"
+mkdir -p "$work/rows"
+rows=() bad=0 next=0 pids=()
+for i in "${!mutants[@]}"; do
+	while [ ! -f "$work/rows/$i.row" ]; do
+		busy=0
+		for ((j = i; j < next; j++)); do
+			[ -f "$work/rows/$j.row" ] && continue
+			kill -0 "${pids[j]}" 2>/dev/null || [ -f "$work/rows/$j.row" ] ||
+				die "mutant $(basename "${mutants[j]}" .patch) ended without a result (logs: $work/logs/)"
+			busy=$((busy + 1))
+		done
+		if [ "$busy" -lt "$jobs" ] && [ "$next" -lt ${#mutants[@]} ]; then
+			run_mutant "$next" &
+			pids[next]=$!
+			next=$((next + 1))
+		else
+			sleep 1
+		fi
+	done
+	rows+=("$(cat "$work/rows/$i.row")")
+	[ "$(cat "$work/rows/$i.result")" = killed ] || bad=$((bad + 1))
+	if [ "$tap" -eq 1 ]; then cat "$work/rows/$i.line"; else cat "$work/rows/$i.line" >&2; fi
 done
+wait
 
 printf '%s%-32s %-6s %-15s %7s\n' "$([ "$tap" -eq 0 ] || printf '# ')" mutant tag result time
 for r in "${rows[@]}"; do
