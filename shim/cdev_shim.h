@@ -61,6 +61,7 @@ long cdev_shim_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 }
 
 extern const struct cdev_shim_fops cdev_shim_region_fops;
+extern const struct cdev_shim_fops cdev_shim_alt_fops;
 
 int cdev_shim_legacy_init(void);
 void cdev_shim_legacy_exit(void);

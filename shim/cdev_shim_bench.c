@@ -2,7 +2,7 @@
 /*
  * cdev_shim benchmark devices: one file_operations, registered three ways, so that the
  * in-guest benchmark (tests/guest/tests.d/60-bench.sh) measures only how a device was
- * registered: cdev_shim_bench_native with the kernel's own register_chrdev(),
+ * registered: cdev_shim_bench_native with the kernel's own __register_chrdev(),
  * cdev_shim_bench_cdev with cdev_compat_register(), and cdev_shim_bench_redirect with
  * register_chrdev() as the module's redirect mode serves it. The file operations touch
  * nothing but the caller's buffer: no lock, no lookup, no counter. No device nodes: the test
@@ -47,7 +47,7 @@ int cdev_shim_bench_init(void)
 {
 	int ret;
 
-	ret = (register_chrdev)(0, BENCH_NATIVE, &bench_fops);
+	ret = cdev_compat_kernel_register_chrdev(0, 0, 256, BENCH_NATIVE, &bench_fops);
 	if (ret < 0)
 		return ret;
 	native_major = ret;
@@ -71,8 +71,8 @@ err_native:
 /**
  * cdev_shim_bench_exit() - remove the benchmark devices
  *
- * The redirected unregister finds its own registration; the native one matches none of the
- * module's redirected ranges and goes to the kernel.
+ * The redirected unregister finds its own registration; the native one finds the one
+ * cdev_compat_kernel_register_chrdev() recorded and goes to the kernel.
  */
 void cdev_shim_bench_exit(void)
 {

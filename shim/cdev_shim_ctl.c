@@ -9,18 +9,18 @@
  * devices are /dev/cdev_shim_t<id>_<minor> (/dev/cdev_shim_t<id> for one minor). They serve
  * the main device's file operations.
  *
- * A test region is unregistered at run time, maybe while its devices are open, so it is
- * freed by the release() of a kobject that its cdev holds (the region's @parent), after the
- * last close. That release is this module's code and may run seconds after the last put
- * (CONFIG_DEBUG_KOBJECT_RELEASE), so each region's kobject holds the module's own kobject,
- * which unloading waits for, until its release has freed it.
+ * A test region is unregistered at run time, maybe while its devices are open, and its
+ * handle registered again at once (REUSE), as a driver does on every replug. The regions live
+ * in static slots: each registration's cdev belongs to the kernel, which frees it after the
+ * last close and only then lets the module go (cdev-compat's cdevs hold the module's
+ * kobject), so nothing here frees memory a file may still use, and no reference is dropped
+ * by this module's code but its own handles' (docs/lifetimes.md).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": ctl: " fmt
 
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
-#include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -32,50 +32,27 @@
 #define CTL_MAX_REGIONS 16
 
 /**
- * struct ctl_region - a test region and the name it is registered under
+ * struct ctl_region - a test region slot and the name it is registered under
  * @dev: the device state with its region
+ * @used: the slot holds a test region (registered, or kept after a failed REUSE)
  * @name: "cdev_shim_t<id>"
  * @req: the request it was registered with, for CDEV_SHIM_IOC_REUSE
- * @kobj: owns the memory; the cdev holds a reference until its last close
  */
 struct ctl_region {
 	struct cdev_shim_dev dev;
-	char *name;
+	bool used;
+	char name[24];
 	struct cdev_shim_region_req req;
-	struct kobject kobj;
-};
-
-static void ctl_region_release(struct kobject *kobj)
-{
-	struct ctl_region *cr = container_of(kobj, struct ctl_region, kobj);
-
-	kfree(cr->name);
-	kfree(cr);
-	kobject_put(&THIS_MODULE->mkobj.kobj);
-}
-
-/* Not const: kobject_init() takes a const ktype only since 6.1. */
-static struct kobj_type ctl_region_ktype = {
-	.release = ctl_region_release,
 };
 
 static struct cdev_compat_region ctl;
-static struct ctl_region *regions[CTL_MAX_REGIONS];
+static struct ctl_region regions[CTL_MAX_REGIONS];
 static DEFINE_MUTEX(regions_lock);
 
-/*
- * The region's own reference goes first: a registered region is then kept only by its cdev,
- * and cdev_compat_unregister() must not touch it once cdev_del() may have freed it.
- */
 static void ctl_free(unsigned int id)
 {
-	struct ctl_region *cr = regions[id];
-	bool registered = cr->dev.region.count;
-
-	regions[id] = NULL;
-	kobject_put(&cr->kobj);
-	if (registered)
-		cdev_compat_unregister(&cr->dev.region);
+	cdev_compat_unregister(&regions[id].dev.region);
+	regions[id].used = false;
 }
 
 static int ctl_register(struct cdev_shim_region_req *req)
@@ -90,63 +67,54 @@ static int ctl_register(struct cdev_shim_region_req *req)
 				   req->count, CDEV_SHIM_MAX_COUNT);
 		return -EINVAL;
 	}
-	for (id = 0; id < CTL_MAX_REGIONS && regions[id]; id++)
+	for (id = 0; id < CTL_MAX_REGIONS && regions[id].used; id++)
 		;
 	if (id == CTL_MAX_REGIONS)
 		return -ENOSPC;
-	cr = kzalloc(sizeof(*cr), GFP_KERNEL);
-	if (!cr)
-		return -ENOMEM;
-	kobject_init(&cr->kobj, &ctl_region_ktype);
-	kobject_get(&THIS_MODULE->mkobj.kobj);
-	cr->dev.region.parent = &cr->kobj;
-	cr->name = kasprintf(GFP_KERNEL, "cdev_shim_t%u", id);
-	if (!cr->name) {
-		ret = -ENOMEM;
-		goto err_put;
-	}
+	cr = &regions[id];
+	/* A file of the slot's earlier region may still be open: it keeps that cdev. */
+	snprintf(cr->name, sizeof(cr->name), "cdev_shim_t%u", id);
 	ret = cdev_compat_register(&cr->dev.region, req->major, req->baseminor,
 				   req->count, cr->name, &cdev_shim_region_fops.fops);
 	if (ret)
-		goto err_put;
+		return ret;
 	if (req->nodes) {
 		prefix = req->count == 1 ? kstrdup(cr->name, GFP_KERNEL) :
 			 kasprintf(GFP_KERNEL, "%s_", cr->name);
 		ret = prefix ? cdev_compat_create_nodes(&cr->dev.region, cr->name, 0666,
 							prefix) : -ENOMEM;
 		kfree(prefix);
-		if (ret)
-			goto err_unregister;
+		if (ret) {
+			cdev_compat_unregister(&cr->dev.region);
+			return ret;
+		}
 	}
 	cr->req = *req;
-	regions[id] = cr;
+	cr->used = true;
 	req->id = id;
 	req->first_major = MAJOR(cr->dev.region.first);
 	req->first_minor = MINOR(cr->dev.region.first);
 	return 0;
-
-err_unregister:
-	cdev_compat_unregister(&cr->dev.region);
-err_put:
-	kobject_put(&cr->kobj);
-	return ret;
 }
 
 /*
  * Register region @id's handle again with its request: after cdev_compat_unregister() when
- * @unregister_first (the helper must refuse while a file still holds the cdev), or while it
- * is registered (the helper must refuse). A handle whose registration failed is kept,
- * unregistered, so that it can be registered again (a failed register must leave it
- * usable) or freed with CDEV_SHIM_IOC_UNREGISTER.
+ * @unregister_first (also while a file of it is open: that file keeps the old cdev), or while
+ * it is registered (the helper must refuse). With @alt_fops, the new registration serves the
+ * alternate file operations, so a test can tell which registration a file reaches. A handle
+ * whose registration failed is kept, unregistered, so that it can be registered again (a
+ * failed register must leave it usable) or freed with CDEV_SHIM_IOC_UNREGISTER.
  */
-static int ctl_reuse(unsigned int id, bool unregister_first)
+static int ctl_reuse(unsigned int id, bool unregister_first, bool alt_fops)
 {
-	struct ctl_region *cr = regions[id];
+	struct ctl_region *cr = &regions[id];
 
 	if (unregister_first)
 		cdev_compat_unregister(&cr->dev.region);
 	return cdev_compat_register(&cr->dev.region, cr->req.major, cr->req.baseminor,
-				    cr->req.count, cr->name, &cdev_shim_region_fops.fops);
+				    cr->req.count, cr->name,
+				    alt_fops ? &cdev_shim_alt_fops.fops :
+					       &cdev_shim_region_fops.fops);
 }
 
 static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -177,7 +145,8 @@ static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (reuse.id >= CTL_MAX_REGIONS)
 			return -EINVAL;
 		mutex_lock(&regions_lock);
-		ret = regions[reuse.id] ? ctl_reuse(reuse.id, reuse.unregister_first) : -ENOENT;
+		ret = regions[reuse.id].used ?
+		      ctl_reuse(reuse.id, reuse.unregister_first, reuse.alt_fops) : -ENOENT;
 		mutex_unlock(&regions_lock);
 		return ret;
 	case CDEV_SHIM_IOC_REDIRECT:
@@ -190,7 +159,7 @@ static long ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (id >= CTL_MAX_REGIONS)
 			return -EINVAL;
 		mutex_lock(&regions_lock);
-		ret = regions[id] ? 0 : -ENOENT;
+		ret = regions[id].used ? 0 : -ENOENT;
 		if (!ret)
 			ctl_free(id);
 		mutex_unlock(&regions_lock);
@@ -226,6 +195,9 @@ int cdev_shim_ctl_init(void)
 
 /**
  * cdev_shim_ctl_exit() - remove the control device and every test region
+ *
+ * A region unregistered earlier needs nothing: its cdevs hold the module's kobject until the
+ * kernel has released them, so the module's memory outlives them.
  */
 void cdev_shim_ctl_exit(void)
 {
@@ -234,7 +206,7 @@ void cdev_shim_ctl_exit(void)
 	cdev_compat_unregister(&ctl);
 	mutex_lock(&regions_lock);
 	for (id = 0; id < CTL_MAX_REGIONS; id++)
-		if (regions[id])
+		if (regions[id].used)
 			ctl_free(id);
 	mutex_unlock(&regions_lock);
 }

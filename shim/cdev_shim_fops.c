@@ -110,3 +110,15 @@ static void region_info(struct inode *inode, struct cdev_shim_region_info *info)
 
 /* The main device's and the control device's test regions: cdev-compat regions. */
 const struct cdev_shim_fops cdev_shim_region_fops = CDEV_SHIM_FOPS(region_open, region_info);
+
+static void alt_info(struct inode *inode, struct cdev_shim_region_info *info)
+{
+	region_info(inode, info);
+	info->name = "cdev_shim_alt";
+}
+
+/*
+ * The same device under another name: a test region registered again with these
+ * (CDEV_SHIM_IOC_REUSE) shows which registration a file reaches.
+ */
+const struct cdev_shim_fops cdev_shim_alt_fops = CDEV_SHIM_FOPS(region_open, alt_info);

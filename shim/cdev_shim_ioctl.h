@@ -56,10 +56,13 @@ struct cdev_shim_region_req {
  * @id: the region (in)
  * @unregister_first: 1 to unregister it first (even while its files are open), 0 to register
  *	the handle while it is still registered (in)
+ * @alt_fops: 1 to register it with the alternate file operations, whose reads and WHOAMI
+ *	name the device "cdev_shim_alt", 0 with the region's own (in)
  */
 struct cdev_shim_reuse_req {
 	__u32 id;
 	__u32 unregister_first;
+	__u32 alt_fops;
 };
 
 #define CDEV_SHIM_IOC_MAGIC	0xCD
@@ -67,8 +70,8 @@ struct cdev_shim_reuse_req {
 /*
  * On the control device /dev/cdev_shim_ctl, for CAP_SYS_ADMIN only; errors come back as
  * errno. REUSE: the region is registered again on the same handle with the same request;
- * when that fails, the handle stays, unregistered, for another REUSE or an UNREGISTER. REDIRECT: 0 unregisters the
- * redirect device, 1 registers it again; the result is its major.
+ * when that fails, the handle stays, unregistered, for another REUSE or an UNREGISTER.
+ * REDIRECT: 0 unregisters the redirect device, 1 registers it again; the result is its major.
  */
 #define CDEV_SHIM_IOC_REGISTER	_IOWR(CDEV_SHIM_IOC_MAGIC, 2, struct cdev_shim_region_req)
 #define CDEV_SHIM_IOC_UNREGISTER _IOW(CDEV_SHIM_IOC_MAGIC, 3, __u32)

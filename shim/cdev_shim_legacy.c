@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cdev_shim legacy devices: registered with the kernel's own register_chrdev() and
- * __register_chrdev() (called by their parenthesised names: the module is built in redirect
- * mode, whose unregister passes a range it did not register on to the kernel), and
- * unregistered with every spelling cdev-compat accepts:
+ * cdev_shim legacy devices: registered by the kernel's own __register_chrdev() (through
+ * cdev_compat_kernel_register_chrdev(): the module is built in redirect mode, whose
+ * unregister then finds them and passes them on to the kernel), and unregistered with every
+ * spelling cdev-compat accepts:
  * unregister_chrdev(major, name), unregister_chrdev(major), and __unregister_chrdev() with
  * 4 and 3 arguments, plus the legacy forms that use the old int result (Kbuild builds this
  * file with CDEV_COMPAT_UNREGISTER_RETURNS_INT). Each gets one device node, /dev/<name>, in
@@ -120,12 +120,9 @@ int cdev_shim_legacy_init(void)
 	for (i = 0; i < LEGACY_NR; i++) {
 		struct legacy_dev *dev = &legacy[i];
 
-		/* The kernel's own functions: the module is built in redirect mode. */
-		if (dev->count == 256)
-			ret = (register_chrdev)(0, dev->name, &legacy_fops.fops);
-		else
-			ret = (__register_chrdev)(0, dev->baseminor, dev->count,
-						  dev->name, &legacy_fops.fops);
+		/* The kernel's own function: the module is built in redirect mode. */
+		ret = cdev_compat_kernel_register_chrdev(0, dev->baseminor, dev->count,
+							 dev->name, &legacy_fops.fops);
 		if (ret < 0) {
 			pr_err_ratelimited("%s: register: %d\n", dev->name, ret);
 			goto err;

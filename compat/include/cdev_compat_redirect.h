@@ -9,10 +9,13 @@
  * calls mean: a file that sets or unsets it alone is a build error (cdev_compat_unregister.h).
  *
  * Each registration behaves as the kernel's own __register_chrdev(): the range must fit in
- * one major, the cdev comes from cdev_alloc() and is freed by its kobject after the last
- * close, never by hand, its owner is fops->owner, and an unregister that matches nothing of
- * the module's is passed to the kernel's own __unregister_chrdev() without a word (right for
- * a range the kernel's register_chrdev() made, and silent as the kernel is).
+ * one major, with the kernel's checks and messages; the cdev comes from cdev_alloc() and the
+ * kernel frees it after the last close, never cdev-compat; its owner is fops->owner. An
+ * unregister that matches none of the module's registrations is ignored with a message: the
+ * kernel's __unregister_chrdev() would free another module's numbers and leave its cdev
+ * mapped. A module in redirect mode that wants a registration served by the kernel itself
+ * calls cdev_compat_kernel_register_chrdev(), which records it, so its unregister_chrdev()
+ * finds it and passes it on to the kernel.
  *
  * The registrations are kept in one list per module (in the file that defines
  * CDEV_COMPAT_DEFINE_HELPERS), so a module may register in one file and unregister in
@@ -30,6 +33,9 @@ int cdev_compat_redirect_register(unsigned int major, unsigned int baseminor,
 void cdev_compat_redirect_unregister(unsigned int major, unsigned int baseminor,
 				     unsigned int count, const char *name);
 bool cdev_compat_redirect_serves(const struct inode *inode);
+int cdev_compat_kernel_register_chrdev(unsigned int major, unsigned int baseminor,
+				       unsigned int count, const char *name,
+				       const struct file_operations *fops);
 
 #ifdef CDEV_COMPAT_REDIRECT_REGISTER_CHRDEV
 

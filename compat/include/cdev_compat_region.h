@@ -3,7 +3,8 @@
  * cdev_compat_region.h - register_chrdev() as the cdev interface does it, on a handle.
  *
  * The legacy one-call registration (major 0 = dynamic, a name, fops) on
- * register_chrdev_region()/alloc_chrdev_region() + cdev_init() + cdev_add(): any minor count,
+ * register_chrdev_region()/alloc_chrdev_region() + a cdev per registration + cdev_add(): any
+ * minor count,
  * minors above 255, ranges that spill into the next major, the owner set from the calling
  * module, cdev_add() as the last step, and an unregister that needs the handle only (no name
  * to pass back, so none to diverge). The bodies are in cdev_compat_define.h, defined once
@@ -21,14 +22,31 @@
 struct cdev_compat_region;
 
 /**
- * struct cdev_compat_region - a range of char device numbers served by one cdev
- * @cdev: the cdev; embed the whole region in the driver's own struct and get back to it
- *	from inode->i_cdev with cdev_compat_from_inode()
+ * struct cdev_compat_cdev - the cdev of one registration of a region
+ * @cdev: a cdev as cdev_alloc() makes it: freed by the kernel's own release after the last
+ *	close, which then drops @cdev.kobj.parent (the owning module's kobject, or the region's
+ *	@parent)
+ * @region: the region it was registered for, for cdev_compat_region_of()
+ *
+ * Each registration gets its own, so registering a region again never touches memory that an
+ * open file of an earlier registration still uses (the kernel's __register_chrdev() does the
+ * same).
+ */
+struct cdev_compat_cdev {
+	struct cdev cdev;
+	struct cdev_compat_region *region;
+};
+
+/**
+ * struct cdev_compat_region - a range of char device numbers and its cdev
+ * @cdev: the cdev of the current registration (a struct cdev_compat_cdev's), NULL when not
+ *	registered; embed the whole region in the driver's own struct and get back to it from
+ *	inode->i_cdev with cdev_compat_from_inode()
  * @first: first device number of the range
  * @count: number of device numbers; 0 when not registered
  * @name: name shown in /proc/devices (the caller's string; it must outlive the region)
  * @parent: optional kobject that owns the memory of the region; set it before registering
- *	when the region is freed at run time (see below)
+ *	when the region is freed at run time, maybe while a file is open (see below)
  * @class: class of the device nodes, or NULL when there are none
  * @mode: permissions of the device nodes (0 keeps devtmpfs' default, 0600)
  * @nodes: number of device nodes created
@@ -36,22 +54,21 @@ struct cdev_compat_region;
  * @remove_nodes: set by cdev_compat_create_nodes(); cdev_compat_unregister() calls it
  *
  * Zero it before use (static storage or kzalloc()). The handle is all that
- * cdev_compat_unregister() needs.
+ * cdev_compat_unregister() needs, and it can be registered again after that at once, also
+ * while a file of the earlier registration is still open: that file keeps the earlier cdev
+ * and file operations until its last close, as after the kernel's unregister_chrdev().
  *
- * Lifetime, as for any cdev: an open file keeps using the cdev after cdev_compat_unregister()
- * until its last close. A region in static storage, or freed in module exit (the owner
- * reference keeps the module while files are open), needs nothing more: without @parent the
- * cdev holds the owning module's kobject, which unloading waits for, until its release has
- * run, and cdev_compat_unregister() with no file open returns after that release (also with
- * CONFIG_DEBUG_KOBJECT_RELEASE, which delays releases by seconds). A region freed earlier
- * must be embedded in an object with a kobject, given as @parent: the cdev then holds a
- * reference to it (cdev_set_parent()) until the last close, and the object is freed in its
- * release(), which must not outlive the module (see shim/cdev_shim_ctl.c). Registering a
- * region again is refused while it is registered or still open, and waits for a release
- * that is still pending; a failed registration leaves it ready to be registered again.
+ * Lifetime (docs/lifetimes.md has the whole table). Every registration's cdev is freed by
+ * the kernel after its last close, never by cdev-compat. It holds the owning module's
+ * kobject, which unloading waits for, so a region in static storage or one freed in module
+ * exit needs nothing more: no file can be open in module exit (an open file holds the
+ * module), and no release touches the region. A region freed earlier, at run time, must be
+ * embedded in an object with a kobject, given as @parent: each cdev then holds that object
+ * instead, until its last close, and the object is freed by its own release(). Such a
+ * region is registered once: a registration holds @parent until its last close.
  */
 struct cdev_compat_region {
-	struct cdev cdev;
+	struct cdev *cdev;
 	dev_t first;
 	unsigned int count;
 	const char *name;
@@ -127,11 +144,14 @@ static inline unsigned int cdev_compat_major(const struct cdev_compat_region *r)
  * cdev_compat_region_of() - the region that serves an open device
  * @inode: inode of the device file, as passed to open()
  *
- * Return: the region whose cdev is @inode->i_cdev.
+ * Also right for a file of an earlier registration of the region, whose cdev is no longer
+ * the region's current one.
+ *
+ * Return: the region @inode->i_cdev was registered for.
  */
 static inline struct cdev_compat_region *cdev_compat_region_of(struct inode *inode)
 {
-	return container_of(inode->i_cdev, struct cdev_compat_region, cdev);
+	return container_of(inode->i_cdev, struct cdev_compat_cdev, cdev)->region;
 }
 
 /**
@@ -139,13 +159,15 @@ static inline struct cdev_compat_region *cdev_compat_region_of(struct inode *ino
  * @inode: inode of the device file
  *
  * Counts across a major boundary, so it stays right for ranges that spill into the next
- * major; no minor-number arithmetic in the driver.
+ * major; no minor-number arithmetic in the driver. It counts from the first device number of
+ * the registration the file was opened through (the cdev's own), so it stays right for a
+ * file that outlives its registration.
  *
- * Return: 0 for the region's first device number, up to count - 1.
+ * Return: 0 for the registration's first device number, up to its count - 1.
  */
 static inline unsigned int cdev_compat_index(struct inode *inode)
 {
-	return inode->i_rdev - cdev_compat_region_of(inode)->first;
+	return inode->i_rdev - inode->i_cdev->dev;
 }
 
 /**

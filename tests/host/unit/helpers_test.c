@@ -3,12 +3,14 @@
  * The cdev-compat helpers against the userspace model of the kernel in mock-kernel/, as
  * the first file of a two-file module (helpers_b.c is the second): range checks at the
  * edges of dev_t and CHRDEV_MAJOR_MAX; register/unregister on a handle, spilling ranges,
- * the inode->i_cdev step; a handle that is still registered or still open is refused; a
- * region freed at run time through its parent kobject; device nodes by name prefix;
- * class_create() in both spellings; redirect mode registering in one file and unregistering
- * in the other, unregistering while a file is open, the owner, a miss; a failed cdev_add(),
- * the unregister order for a region its cdev alone keeps alive, and kobject releases that run
- * late (MOCK_DELAYED_RELEASE, as CONFIG_DEBUG_KOBJECT_RELEASE); and no leak at the end.
+ * the inode->i_cdev step; a handle that is still registered is refused, one that a file still
+ * holds registers again while that file keeps the old cdev and file operations; a region
+ * freed at run time through its parent kobject; device nodes by name prefix; class_create()
+ * in both spellings; redirect mode registering in one file and unregistering in the other,
+ * unregistering while a file is open, the owner, file operations without one, a count of 0,
+ * a range of another module left alone; a failed cdev_add() in both APIs, the unregister
+ * order for a region its cdev alone keeps alive, and kobject releases that run late
+ * (MOCK_DELAYED_RELEASE, as CONFIG_DEBUG_KOBJECT_RELEASE); and no leak at the end.
  * Redirect mode is module-wide, as the fragment sets it (t-helpers.sh defines it for both
  * files). Built with AddressSanitizer: a cdev freed while a file holds it is a reported
  * use-after-free. One TAP line per check, unbuffered.
@@ -92,7 +94,7 @@ static void test_register(void)
 	check(ret == 0 && mock_regions() == 2 && mock_mapped() == 1,
 	      "register 100:%u+4 spills into major 101 (%d, %d ranges)", MINORMASK - 1, ret,
 	      mock_regions());
-	check(r.cdev.owner == THIS_MODULE, "the cdev's owner is the calling module");
+	check(r.cdev && r.cdev->owner == THIS_MODULE, "the cdev's owner is the calling module");
 	in = mock_open(MKDEV(101, 1));
 	check(in && cdev_compat_region_of(in) == &r && cdev_compat_index(in) == 3,
 	      "open 101:1 finds the region at index 3 (%u)", in ? cdev_compat_index(in) : 0);
@@ -122,26 +124,51 @@ static void test_register(void)
 	cdev_compat_unregister(&r);
 }
 
+static const struct file_operations alt_fops = { .owner = NULL };
+
+/*
+ * A handle registered again while a file of the earlier registration is open: the new one
+ * serves new opens, the old file (and a new open through its inode) keeps the old cdev and
+ * its file operations until the last close; the kernel then frees the old cdev.
+ */
 static void test_open_across_unregister(void)
 {
 	struct cdev_compat_region r = { 0 };
-	struct inode *in;
-	int ret;
+	struct inode *in, *again, *fresh;
+	struct cdev *old;
+	dev_t first;
+	int ret, alive;
 
-	cdev_compat_register(&r, 0, 0, 1, "held", &fops);
-	in = mock_open(r.first);
+	mock_run_delayed();
+	cdev_compat_register(&r, 0, 0, 2, "held", &fops);
+	first = r.first;
+	old = r.cdev;
+	in = mock_open(first + 1);
+	alive = mock_cdevs_alive;
 	cdev_compat_unregister(&r);
-	check(mock_mapped() == 0 && !mock_open(r.first),
+	check(mock_mapped() == 0 && !mock_open(first),
 	      "after unregister no new open finds the device");
-	ret = cdev_compat_register(&r, 0, 0, 1, "held", &fops);
-	check(ret == -EBUSY && mock_regions() == 0,
-	      "registering the handle while a file still holds its cdev is -EBUSY (%d)", ret);
+	ret = cdev_compat_register(&r, 0, 0, 2, "held", &alt_fops);
+	check(ret == 0 && r.cdev != old && mock_cdevs_alive == alive + 1,
+	      "the handle registers again while a file still holds its old cdev, with a new cdev (%d)",
+	      ret);
+	fresh = mock_open(r.first);
+	check(fresh && fresh->i_cdev == r.cdev && fresh->i_cdev->ops == &alt_fops,
+	      "a new open reaches the new registration and its file operations");
+	again = in ? mock_reopen(in) : NULL;
+	check(in && again && in->i_cdev == old && old->ops == &fops &&
+	      cdev_compat_region_of(again) == &r && cdev_compat_index(again) == 1,
+	      "the old file, and a new open through its inode, keep the old cdev, its file operations, the region and the index");
+	if (again)
+		mock_close(again);
 	if (in)
 		mock_close(in);
-	check(kref_read(&r.cdev.kobj.kref) == 0, "the last close releases the cdev");
-	ret = cdev_compat_register(&r, 0, 0, 1, "held", &fops);
-	check(ret == 0, "after the last close the handle registers again (%d)", ret);
+	mock_run_delayed();
+	check(mock_cdevs_alive == alive, "the last close of the old file frees the old cdev");
+	if (fresh)
+		mock_close(fresh);
 	cdev_compat_unregister(&r);
+	mock_run_delayed();
 }
 
 struct obj {
@@ -157,12 +184,15 @@ static void obj_release(struct kobject *kobj)
 	kfree(container_of(kobj, struct obj, kobj));
 }
 
+static const struct kobj_type obj_ktype = { .release = obj_release };
+static const struct kobj_type module_ktype = { .release = NULL };
+
 static void test_parent(void)
 {
 	struct obj *o = kzalloc(sizeof(*o), GFP_KERNEL);
 	struct inode *in;
 
-	kobject_init_mock(&o->kobj, obj_release);
+	kobject_init(&o->kobj, &obj_ktype);
 	o->r.parent = &o->kobj;
 	cdev_compat_register(&o->r, 0, 0, 2, "parent", &fops);
 	in = mock_open(MKDEV(cdev_compat_major(&o->r), 1));
@@ -265,16 +295,52 @@ static void test_redirect(void)
 	check(maj > 0 && mock_regions() == 0 && mock_mapped() == 0,
 	      "redirect: 4-argument __unregister_chrdev()");
 
-	kmaj = (__register_chrdev)(0, 0, 256, "kernel", &fops);
+	kmaj = cdev_compat_kernel_register_chrdev(0, 0, 256, "kernel", &fops);
 	mock_msgs = 0;
 	unregister_chrdev(kmaj, "kernel");
 	mock_run_delayed();
-	check(mock_msgs == 0 && mock_regions() == 0 && mock_mapped() == 0 &&
+	check(kmaj > 0 && mock_msgs == 0 && mock_regions() == 0 && mock_mapped() == 0 &&
 	      mock_cdevs_alive == 0,
-	      "redirect: a range the kernel registered goes to the kernel, silently as there");
+	      "redirect: a range registered by the kernel through cdev_compat_kernel_register_chrdev() goes to the kernel, silently as there");
+
+	/* Another module's registration (here the kernel's own, made behind the module's back). */
+	kmaj = (__register_chrdev)(0, 0, 256, "other", &fops);
+	mock_msgs = 0;
+	unregister_chrdev(kmaj, "other");
+	check(mock_msgs == 1 && strstr(mock_last_msg, "ignored") && mock_regions() == 1 &&
+	      mock_mapped() == 1,
+	      "redirect: an unregister of a range this module did not register is ignored with a message; the range stays");
+#if MOCK_ARGS == 1
+	(__unregister_chrdev)(kmaj, 0, 256);
+#else
+	(__unregister_chrdev)(kmaj, 0, 256, "other");
+#endif
+	mock_run_delayed();
 	mock_msgs = 0;
 	unregister_chrdev(77, "nobody");
-	check(mock_msgs == 0, "redirect: an unregister of a range nobody registered is silent");
+	check(mock_msgs == 1 && mock_regions() == 0,
+	      "redirect: an unregister of a range nobody registered is ignored with a message");
+
+	maj = b_register_range(0, 3, 0, &fops);
+	check(maj > 0 && mock_regions() == 1 && mock_mapped() == 1,
+	      "redirect: a count of 0 is registered as the kernel's __register_chrdev() does (%d)",
+	      maj);
+	__unregister_chrdev(maj, 3, 0);
+	mock_run_delayed();
+	check(mock_regions() == 0 && mock_mapped() == 0 && mock_cdevs_alive == 0,
+	      "redirect: ... and unregistered by the kernel");
+
+	maj = b_register(0, &fops);
+	in = maj > 0 ? mock_open(MKDEV(maj, 1)) : NULL;
+	check(in && in->i_cdev->owner == NULL && !in->i_cdev->kobj.parent,
+	      "redirect: file operations without an owner register, with no owner and no parent, as in the kernel (%d)",
+	      maj);
+	if (in)
+		mock_close(in);
+	b_unregister(maj);
+	mock_run_delayed();
+	check(mock_regions() == 0 && mock_cdevs_alive == 0,
+	      "redirect: ... and unregister");
 
 	maj = register_chrdev(600, "toobig", &fops);
 	check(maj == -EINVAL && mock_regions() == 0, "redirect: major 600 is -EINVAL (%d)", maj);
@@ -297,25 +363,37 @@ static void test_redirect(void)
 	      "redirect: ... until the release after the last close");
 }
 
-/* A failed cdev_add() leaves the handle as it was: it registers again at once. */
+/*
+ * A failed cdev_add() leaves the handle as it was (it registers again at once) and drops no
+ * reference it did not take: cdev_add() takes the parent's only when it succeeds.
+ */
 static void test_failed_add(void)
 {
 	struct cdev_compat_region r = { 0 };
-	int ret, refs;
+	int ret, refs, alive;
 
 	mock_run_delayed();
 	refs = module_kobj_refs();
+	alive = mock_cdevs_alive;
 	mock_fail_cdev_add = 1;
 	ret = cdev_compat_register(&r, 0, 0, 4, "noadd", &fops);
+	mock_run_delayed();
 	check(ret == -ENOMEM && mock_regions() == 0 && mock_mapped() == 0 && !r.count &&
-	      !kref_read(&r.cdev.kobj.kref) && !mock_delayed_pending() &&
-	      module_kobj_refs() == refs,
-	      "a failed cdev_add() is returned and undone: no range, no reference, nothing pending (%d)",
+	      !r.cdev && mock_cdevs_alive == alive && module_kobj_refs() == refs,
+	      "a failed cdev_add() is returned and undone: no range, no cdev, the module's kobject as before (%d)",
 	      ret);
 	ret = cdev_compat_register(&r, 0, 0, 4, "noadd", &fops);
 	check(ret == 0 && r.count == 4,
 	      "after a failed cdev_add() the same handle registers again (%d)", ret);
 	cdev_compat_unregister(&r);
+
+	mock_fail_cdev_add = 1;
+	ret = register_chrdev(0, "noadd", &owned_fops);
+	mock_run_delayed();
+	check(ret == -ENOMEM && mock_regions() == 0 && mock_mapped() == 0 &&
+	      mock_cdevs_alive == alive && module_kobj_refs() == refs,
+	      "redirect: a failed cdev_add() is undone and leaves the owner's kobject as before (%d)",
+	      ret);
 }
 
 /*
@@ -327,7 +405,7 @@ static void test_unregister_order(void)
 	struct obj *o = kzalloc(sizeof(*o), GFP_KERNEL);
 	int before = obj_released;
 
-	kobject_init_mock(&o->kobj, obj_release);
+	kobject_init(&o->kobj, &obj_ktype);
 	o->r.parent = &o->kobj;
 	cdev_compat_register(&o->r, 0, 0, 2, "order", &fops);
 	kobject_put(&o->kobj);
@@ -338,9 +416,9 @@ static void test_unregister_order(void)
 }
 
 /*
- * Releases that run late: unregistering with no file open leaves nothing pending (the caller
- * may free the region at once); a release pending after a last close holds the module's
- * kobject (unloading waits) and is waited for before the handle is registered again.
+ * Releases that run late: a registration's cdev holds the module's kobject until the kernel has
+ * released it (unloading waits for that), and nothing of a released cdev is the region's, so
+ * the region may be freed or registered again at once, while a release is still pending.
  */
 static void test_late_release(void)
 {
@@ -354,23 +432,26 @@ static void test_late_release(void)
 	cdev_compat_register(h, 0, 0, 1, "freed", &fops);
 	check(module_kobj_refs() == refs + 1, "a registered cdev holds the module's kobject");
 	cdev_compat_unregister(h);
-	check(!mock_delayed_pending() && module_kobj_refs() == refs,
-	      "unregister with no file open: the release has run when it returns");
 	kfree(h);
+	check(module_kobj_refs() == refs + !!MOCK_DELAYED_RELEASE,
+	      "unregister with no file open: the module's kobject is held until the release (%d refs)",
+	      module_kobj_refs());
+	mock_run_delayed();
+	check(module_kobj_refs() == refs,
+	      "the release, after the region was freed, touches nothing of it and drops the module's kobject");
 
 	cdev_compat_register(&r, 0, 0, 1, "late", &fops);
 	in = mock_open(r.first);
 	cdev_compat_unregister(&r);
 	if (in)
 		mock_close(in);
-	check(module_kobj_refs() == refs + !!MOCK_DELAYED_RELEASE,
-	      "a release pending after the last close still holds the module's kobject (%d refs)",
-	      module_kobj_refs());
 	ret = cdev_compat_register(&r, 0, 0, 1, "late", &fops);
-	check(ret == 0 && !mock_delayed_pending() && module_kobj_refs() == refs + 1,
-	      "registering the handle again waits for its pending release (%d)", ret);
+	check(ret == 0 && module_kobj_refs() == refs + 1 + !!MOCK_DELAYED_RELEASE,
+	      "registering the handle again needs no wait for a pending release (%d)", ret);
+	mock_run_delayed();
 	in = mock_open(r.first);
-	check(in && in->i_cdev == &r.cdev, "... and the new registration serves opens");
+	check(in && in->i_cdev == r.cdev && module_kobj_refs() == refs + 1,
+	      "... the old release runs later without touching the new registration, which serves opens");
 	if (in)
 		mock_close(in);
 	cdev_compat_unregister(&r);
@@ -381,8 +462,8 @@ static void test_late_release(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	kobject_init_mock(&THIS_MODULE->mkobj.kobj, NULL);
-	kobject_init_mock(&other_module.mkobj.kobj, NULL);
+	kobject_init(&THIS_MODULE->mkobj.kobj, &module_ktype);
+	kobject_init(&other_module.mkobj.kobj, &module_ktype);
 	test_ranges();
 	test_register();
 	test_open_across_unregister();

@@ -71,12 +71,20 @@ void mutex_unlock(struct mutex *m)
 	m->held = 0;
 }
 
-void kobject_init_mock(struct kobject *kobj, void (*release)(struct kobject *kobj))
+static const struct kobj_type ktype_cdev_dynamic;
+
+void kobject_init(struct kobject *kobj, const struct kobj_type *ktype)
 {
+	if (kobj->state_initialized && kobj->kref.refcount) {
+		fprintf(stderr, "mock: kobject_init on a kobject in use\n");
+		abort();
+	}
 	memset(kobj, 0, sizeof(*kobj));
 	kobj->kref.refcount = 1;
-	kobj->ktype_release = release;
+	kobj->ktype = ktype;
 	kobj->state_initialized = 1;
+	if (ktype == &ktype_cdev_dynamic)
+		mock_cdevs_alive++;
 }
 
 struct kobject *kobject_get(struct kobject *kobj)
@@ -109,8 +117,8 @@ static void kobject_cleanup(struct kobject *kobj)
 		if (pending[i] == kobj)
 			pending[i] = NULL;
 	kobj->release.pending = 0;
-	if (kobj->ktype_release)
-		kobj->ktype_release(kobj);
+	if (kobj->ktype && kobj->ktype->release)
+		kobj->ktype->release(kobj);
 }
 
 void kobject_put(struct kobject *kobj)
@@ -191,6 +199,7 @@ static void cdev_default_release(struct kobject *kobj)
 	kobject_put(p->kobj.parent);
 }
 
+/* As fs/char_dev.c: the memory is the cdev's own, freed with kfree(). */
 static void cdev_dynamic_release(struct kobject *kobj)
 {
 	struct cdev *p = container_of(kobj, struct cdev, kobj);
@@ -201,6 +210,9 @@ static void cdev_dynamic_release(struct kobject *kobj)
 	kobject_put(parent);
 }
 
+static const struct kobj_type ktype_cdev_default = { .release = cdev_default_release };
+static const struct kobj_type ktype_cdev_dynamic = { .release = cdev_dynamic_release };
+
 void cdev_init(struct cdev *cdev, const struct file_operations *fops)
 {
 	if (cdev->kobj.release.pending) {
@@ -208,7 +220,8 @@ void cdev_init(struct cdev *cdev, const struct file_operations *fops)
 		abort();
 	}
 	memset(cdev, 0, sizeof(*cdev));
-	kobject_init_mock(&cdev->kobj, cdev_default_release);
+	INIT_LIST_HEAD(&cdev->list);
+	kobject_init(&cdev->kobj, &ktype_cdev_default);
 	cdev->ops = fops;
 }
 
@@ -217,14 +230,19 @@ struct cdev *cdev_alloc(void)
 	struct cdev *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
 	if (p) {
-		kobject_init_mock(&p->kobj, cdev_dynamic_release);
-		mock_cdevs_alive++;
+		INIT_LIST_HEAD(&p->list);
+		kobject_init(&p->kobj, &ktype_cdev_dynamic);
 	}
 	return p;
 }
 
+/* As the kernel's: WARN_ON(!kobj->state_initialized) reads through the pointer. */
 void cdev_set_parent(struct cdev *p, struct kobject *kobj)
 {
+	if (!kobj) {
+		fprintf(stderr, "mock: cdev_set_parent with a NULL parent (a NULL dereference)\n");
+		abort();
+	}
 	p->kobj.parent = kobj;
 }
 
@@ -296,6 +314,24 @@ struct inode *mock_open(dev_t dev)
 		p->owner->refs++;
 	inode->i_rdev = dev;
 	inode->i_cdev = p;
+	return inode;
+}
+
+struct inode *mock_reopen(const struct inode *old)
+{
+	struct inode *inode;
+	struct cdev *p = old->i_cdev;
+
+	/* cdev_get(): the owner, then kobject_get_unless_zero(). */
+	if (p->kobj.kref.refcount <= 0)
+		return NULL;
+	inode = calloc(1, sizeof(*inode));
+	if (!inode)
+		abort();
+	kobject_get(&p->kobj);
+	if (p->owner)
+		p->owner->refs++;
+	*inode = *old;
 	return inode;
 }
 

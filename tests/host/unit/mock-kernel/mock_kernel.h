@@ -33,6 +33,8 @@ typedef unsigned int gfp_t;
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
+#define KBUILD_MODNAME "mock_module"
 
 #define MINORBITS	20
 #define MINORMASK	((1U << MINORBITS) - 1)
@@ -75,6 +77,11 @@ static inline void list_add(struct list_head *n, struct list_head *head)
 	head->next->prev = n;
 	head->next = n;
 }
+static inline void INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h->prev = h;
+}
+#define list_first_entry(head, type, member) container_of((head)->next, type, member)
 static inline void list_del(struct list_head *e)
 {
 	e->prev->next = e->next;
@@ -117,20 +124,24 @@ struct kref {
 };
 static inline unsigned int kref_read(const struct kref *k) { return k->refcount; }
 /*
- * With MOCK_DELAYED_RELEASE the last put only schedules the release (@release, as the
+ * With MOCK_DELAYED_RELEASE the last put only schedules the release (the ktype's, as the
  * kernel's kobject does with CONFIG_DEBUG_KOBJECT_RELEASE); mock_run_delayed() runs every
  * pending one, as time passing does. Clearing a kobject whose release is pending aborts
  * (cdev_init()), as the kernel's pending timer in freed or cleared memory would crash.
  */
+struct kobject;
+struct kobj_type {
+	void (*release)(struct kobject *kobj);
+};
 struct kobject {
 	struct kref kref;
 	struct kobject *parent;
-	void (*ktype_release)(struct kobject *kobj);
+	const struct kobj_type *ktype;
 	struct delayed_work release;
 	char name[64];
 	unsigned int state_initialized:1;
 };
-void kobject_init_mock(struct kobject *kobj, void (*release)(struct kobject *kobj));
+void kobject_init(struct kobject *kobj, const struct kobj_type *ktype);
 int mock_run_delayed(void);
 int mock_delayed_pending(void);
 
@@ -156,6 +167,7 @@ struct cdev {
 	struct kobject kobj;
 	struct module *owner;
 	const struct file_operations *ops;
+	struct list_head list;
 	dev_t dev;
 	unsigned int count;
 };
@@ -199,6 +211,11 @@ static inline int register_chrdev(unsigned int major, const char *name,
 
 /* A model of chrdev_open() and the last fput(): NULL (ENXIO) when nothing is mapped. */
 struct inode *mock_open(dev_t dev);
+/*
+ * chrdev_open() through an inode that still points at its cdev (inode->i_cdev), as a second
+ * open of a device node whose first file is still open: NULL (ENXIO) when the cdev is gone.
+ */
+struct inode *mock_reopen(const struct inode *inode);
 void mock_close(struct inode *inode);
 /* Registered ranges and mapped cdevs left over (a leak check at the end of a test). */
 int mock_regions(void);
