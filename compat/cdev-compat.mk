@@ -32,6 +32,13 @@ CDEV_COMPAT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # Only scripts/Makefile.build compiles; the clean and modpost passes read this file too. A
 # subdirectory whose Kbuild includes the fragment again inherits the parent's settings.
 ifneq ($(filter scripts/Makefile.build %/scripts/Makefile.build,$(MAKEFILE_LIST)),)
+# A result from the environment is used only for the kernel it was probed for (an outer build
+# for another kernel may have exported it): run-probes.sh writes that kernel into target.txt.
+ifdef CDEV_COMPAT_PROBED
+ifneq ($(strip $(file <$(CDEV_COMPAT_PROBED)/target.txt)),$(KERNELRELEASE) $(realpath $(objtree)))
+undefine CDEV_COMPAT_PROBED
+endif
+endif
 ifndef CDEV_COMPAT_PROBED
 
 # The toolchain the module is built with, passed on to the probes' own Kbuild run; values

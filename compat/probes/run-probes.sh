@@ -9,7 +9,10 @@
 # compile, or this script fails naming the probe and the path of its kept log.
 #
 # Results are cached per kernel release + build dir (+ the probes, this script and the extra
-# make arguments) under $CDEV_COMPAT_CACHE/probes. The default is /var/cache/cdev-compat (the
+# make arguments) and the headers the probes read, under $CDEV_COMPAT_CACHE/probes: a cold run
+# records every header the compiler read (its dependency files) in RELEASE-KEY.deps, and the
+# entry's name holds the sizes and times of those files then, so headers patched in place
+# under the same release (a vendor rebuild, a backport) are probed again. The default is /var/cache/cdev-compat (the
 # installed package's, removed on purge) for the installed copy, /var/cache/cdev-compat-dev
 # for a source checkout (so a purge never touches a developer's cache), or
 # ~/.cache/cdev-compat when that is not writable. MAKE-ARGs (ARCH=arm64 CROSS_COMPILE=...,
@@ -94,7 +97,18 @@ key=$({
 		"${BASH_SOURCE[0]}" 2>/dev/null || true
 } | sha256sum)
 key=${key:0:16}
-entry=$cache/probes/$release-$key
+
+# deps_sum DEPS-FILE - a digest of the names, sizes, times and inodes of the files DEPS-FILE
+# lists (one stat for all), or "none" when one of them is gone or the list is unreadable.
+deps_sum() {
+	local deps st
+	[ -s "$1" ] && mapfile -t deps <"$1" 2>/dev/null || { echo none; return; }
+	st=$(stat -c '%n %s %Y %i' -- "${deps[@]}" 2>/dev/null) || { echo none; return; }
+	st=$(sha256sum <<<"$st")
+	echo "${st:0:16}"
+}
+deps_file=$cache/probes/$release-$key.deps
+entry=$cache/probes/$release-$key-$(deps_sum "$deps_file")
 
 # stat_safe PATH... - every PATH exists, no symbolic link, a directory where PATH ends in "/"
 # and a regular file otherwise, owned by this user or root, not writable by group or others.
@@ -116,7 +130,7 @@ usable_entry() {
 }
 
 # A cached result in a cache nobody else can write into: one look.
-if [ -e "$entry" ] && stat_safe "$cache/" "$cache/probes/" "$entry/" \
+if [ -e "$entry" ] && stat_safe "$cache/" "$cache/probes/" "$deps_file" "$entry/" \
 	"$entry/cdev_compat_probes.h" "$entry/probes.txt"; then
 	printf '%s\n' "$entry"
 	exit 0
@@ -230,6 +244,11 @@ for name in "${names[@]}"; do
 	fi
 done
 
+# What the compiler read: every file the probes' dependency files name, but the probes
+# themselves (in the work dir).
+cat "$work"/.*.d 2>/dev/null | tr ' \\' '\n\n' | sed -n 's/:$//; /^\//p' | grep -v "^$work/" |
+	sort -u >"$work/deps.txt" || true
+
 # The work dir becomes the result dir (kept whatever happens: it holds the logs).
 trap - EXIT
 rm -f "$work"/*.o "$work"/.*.cmd "$work"/*.c "$work/Kbuild" "$work"/.*.d "$work"/*.mod* \
@@ -278,9 +297,15 @@ if [ "$failed" -ne 0 ]; then
 fi
 printf '\n#endif /* CDEV_COMPAT_PROBES_H */\n' >>"$entry/header.tmp"
 mv "$entry/header.tmp" "$entry/cdev_compat_probes.h"
+# What the Kbuild fragment checks a CDEV_COMPAT_PROBED from the environment against.
+printf '%s %s\n' "$release" "$kdir" >"$entry/target.txt"
 chmod -R go+rX,go-w "$entry"
-final=$cache/probes/$release-$key
+final=$cache/probes/$release-$key-$(deps_sum "$entry/deps.txt")
 if [ "$trusted" -eq 1 ]; then
+	# The list of what this run read, for the next lookup (one rename: readers see the
+	# old list or the new one).
+	cp "$entry/deps.txt" "$deps_file.$$" && chmod 0644 "$deps_file.$$" &&
+		mv -f "$deps_file.$$" "$deps_file" || rm -f "$deps_file.$$"
 	# Publish with one rename; if a concurrent build published first, use its entry.
 	if mv -T "$entry" "$final" 2>/dev/null; then
 		entry=$final

@@ -7,7 +7,9 @@
 #   user), or a cache directory writable by others, is ignored with a warning and the probes
 #   run again, privately; a tampered result is never used;
 # - concurrent builds for the same kernel on a cold cache all succeed, agree, and publish one
-#   entry with one rename: no build removes an entry another one is using.
+#   entry with one rename: no build removes an entry another one is using;
+# - headers patched in place under the same release (a vendor rebuild, a backport) are probed
+#   again (issue 32 item 8): the entry follows the headers the probes read.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -67,7 +69,7 @@ for i in 1 2 3 4; do
 	pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
-final=$(find "$CDEV_COMPAT_CACHE/probes" -mindepth 1 -maxdepth 1 ! -name '.*' | tr '\n' ' ')
+final=$(find "$CDEV_COMPAT_CACHE/probes" -mindepth 1 -maxdepth 1 ! -name '.*' ! -name '*.deps' | tr '\n' ' ')
 final=${final% }
 ino=$(stat -c %i "$final" 2>/dev/null || echo none)
 bad=$(cat "$work"/par*.out | awk -v f="$final" -v i="$ino" '$1 != 0 || $2 != f || $3 != i || /vanished/' | tr '\n' ';')
@@ -75,3 +77,17 @@ check "4 concurrent cold runs: all succeed and use the one published entry, neve
 	eval '[ -z "$bad" ] && [ "$ino" != none ] && grep -qx "$want" "$final/cdev_compat_probes.h"'
 left=$(find "$CDEV_COMPAT_CACHE/probes" -mindepth 1 -maxdepth 1 -name '.work.*' | wc -l)
 check "no work dir is left behind ($left)" test "$left" -eq 0
+
+# Headers patched in place, same release: the one-arg fs.h hunks applied to a copy of the
+# two-arg headers after a first probe run on it.
+export CDEV_COMPAT_CACHE=$work/cache-inplace
+tree=$(clone_headers "$kdir" "$work/inplace")
+before=$("$probes" "$tree" 2>"$work/inplace1.err")
+common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$tree/Makefile")
+filterdiff -i '*include/linux/fs.h' "$CDEV_TOP"/kernel/bases/6.1/patches/[0-9]*.patch |
+	patch -s -d "$common" -p1 -F0 --no-backup-if-mismatch
+after=$("$probes" "$tree" 2>"$work/inplace2.err")
+check "headers patched in place under the same release: a new entry with the new verdict ($before, then $after)" \
+	eval '[ "$after" != "$before" ] && grep -qx "$want" "$before/cdev_compat_probes.h" && grep -qx "#define CDEV_COMPAT_UNREGISTER_CHRDEV_ARGS 1" "$after/cdev_compat_probes.h"'
+again=$("$probes" "$tree" 2>"$work/inplace3.err")
+check "... which the next run uses ($again)" test "$again" = "$after"
