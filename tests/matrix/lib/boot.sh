@@ -35,7 +35,9 @@ matrix_boot_timeout() {
 matrix_cmdline() {
 	# no_timer_check: under TCG on a busy host the kernel's IO-APIC timer check can miss its
 	# ticks and panic ("IO-APIC + timer doesn't work!"; seen on onearg at load 5).
-	local c="console=ttyS0 panic=-1 loglevel=5 mitigations=off no_timer_check"
+	# log_buf_len: the lifetime stress test's 10,000 rounds log a delayed release each on the
+	# debug kernels; the kernel log must still hold the whole run for 99-kernel-log.
+	local c="console=ttyS0 panic=-1 loglevel=5 log_buf_len=8M mitigations=off no_timer_check"
 	local script_timeout=
 	[ -z "${3:-}" ] || [ "$2" != suite ] || script_timeout=$(kernel_field "$3" script_timeout)
 	[ -z "$script_timeout" ] || c+=" cdev_script_timeout=$script_timeout"
