@@ -16,10 +16,27 @@
  *	unregistered at once); prints attempts=N ok=N enomem=N other=N, and exits 1 if any
  *	attempt failed with another errno than ENOMEM (named on stderr)
  *   cdev-shim-test unregister ID
- *   cdev-shim-test reuse ID UNREGISTER_FIRST
+ *   cdev-shim-test reuse ID UNREGISTER_FIRST [alt]
  *	registers test region ID's handle again (CDEV_SHIM_IOC_REUSE): after unregistering it
- *	when UNREGISTER_FIRST is 1, while it is registered when 0; prints ok, or error=ENAME
- *	and exits 1
+ *	when UNREGISTER_FIRST is 1, while it is registered when 0; with "alt", with the
+ *	alternate file operations (reads name the device cdev_shim_alt); prints ok, or
+ *	error=ENAME and exits 1
+ *   cdev-shim-test reuse-open ID OLD NEW
+ *	opens OLD (a node of region ID), registers ID again with the alternate file operations
+ *	while that file is open, then reads the old file, a second open of OLD (whose inode
+ *	still points at the old cdev) and an open of NEW (a node of the same device number not
+ *	opened before): prints reuse=ok|ENAME old=NAME old_reopen=NAME new=NAME (the dev= of
+ *	each read)
+ *   cdev-shim-test failnth-once N redirect|reuse [ID]
+ *	fails the N-th fault-injection point of one call: registering the redirect device
+ *	(CDEV_SHIM_IOC_REDIRECT 1, after unregistering it) or test region ID's handle again
+ *	(REUSE after unregistering); prints fired=0|1 result=ok|ENAME
+ *   cdev-shim-test race PATH ROUNDS redirect|reuse [ID]
+ *	two threads, on CPUs 0 and 1: one opens, reads and closes PATH as fast as it can (so it
+ *	often closes the last file of a registration), the other unregisters and registers the
+ *	redirect device (or test region ID's handle) again, ROUNDS times; prints rounds=N
+ *	reregister_errors=N opens=N reads_ok=N open_enxio=N other=N, and exits 1 on a failed
+ *	re-registration or an errno other than ENXIO/ENODEV
  *   cdev-shim-test redirect 0|1
  *	unregisters (0) or registers (1) the redirect device at run time; prints major=M, or
  *	error=ENAME and exits 1
@@ -33,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,10 +227,10 @@ static int cmd_unregister(const char *id_s)
 	return 0;
 }
 
-static int cmd_reuse(const char *id_s, const char *unreg_s)
+static int cmd_reuse(const char *id_s, const char *unreg_s, int alt)
 {
 	struct cdev_shim_reuse_req req = {
-		.id = num(id_s), .unregister_first = num(unreg_s),
+		.id = num(id_s), .unregister_first = num(unreg_s), .alt_fops = alt,
 	};
 	int fd = ctl_fd();
 
@@ -221,6 +239,51 @@ static int cmd_reuse(const char *id_s, const char *unreg_s)
 		return 1;
 	}
 	printf("ok\n");
+	return 0;
+}
+
+/* read_dev FD - the NAME of the "dev=NAME ..." line a test device's read() returns. */
+static const char *read_dev(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+	char *end;
+
+	if (n < 0)
+		n = read(fd, buf, len - 1);
+	if (n <= 0 || strncmp(buf, "dev=", 4))
+		return n < 0 ? errname(errno) : "none";
+	buf[n] = '\0';
+	end = strchr(buf, ' ');
+	if (end)
+		*end = '\0';
+	return buf + 4;
+}
+
+static int cmd_reuse_open(const char *id_s, const char *old_path, const char *new_path)
+{
+	struct cdev_shim_reuse_req req = { .id = num(id_s), .unregister_first = 1, .alt_fops = 1 };
+	char oldbuf[128], rebuf[128], newbuf[128];
+	const char *reuse = "ok", *old, *reopen, *new;
+	int ctl = ctl_fd(), fd, fd2;
+
+	fd = open(old_path, O_RDONLY);
+	if (fd < 0) {
+		printf("error=%s\n", errname(errno));
+		return 1;
+	}
+	if (ioctl(ctl, CDEV_SHIM_IOC_REUSE, &req))
+		reuse = errname(errno);
+	old = read_dev(fd, oldbuf, sizeof(oldbuf));
+	fd2 = open(old_path, O_RDONLY);
+	reopen = fd2 < 0 ? errname(errno) : read_dev(fd2, rebuf, sizeof(rebuf));
+	if (fd2 >= 0)
+		close(fd2);
+	fd2 = open(new_path, O_RDONLY);
+	new = fd2 < 0 ? errname(errno) : read_dev(fd2, newbuf, sizeof(newbuf));
+	if (fd2 >= 0)
+		close(fd2);
+	close(fd);
+	printf("reuse=%s old=%s old_reopen=%s new=%s\n", reuse, old, reopen, new);
 	return 0;
 }
 
@@ -304,6 +367,114 @@ static int cmd_redirect(const char *on_s)
 	}
 	printf("major=%d\n", ret);
 	return 0;
+}
+
+/*
+ * One call with its N-th fault-injection point failed: registering the redirect device again
+ * (after unregistering it) or test region @id's handle again (REUSE after unregistering).
+ */
+static int cmd_failnth_once(unsigned long n, const char *what, const char *id_s)
+{
+	struct cdev_shim_reuse_req req = { .unregister_first = 1 };
+	__u32 off = 0, on = 1;
+	int fd = ctl_fd(), ret, err;
+	unsigned long left;
+
+	if (!strcmp(what, "redirect")) {
+		if (ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &off) < 0) {
+			printf("error=%s\n", errname(errno));
+			return 1;
+		}
+		fail_nth(n);
+		ret = ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &on);
+	} else if (!strcmp(what, "reuse") && id_s) {
+		req.id = num(id_s);
+		fail_nth(n);
+		ret = ioctl(fd, CDEV_SHIM_IOC_REUSE, &req);
+	} else {
+		fprintf(stderr, "cdev-shim-test: failnth-once N redirect|reuse ID\n");
+		return 2;
+	}
+	err = errno;
+	left = fail_nth(0);
+	printf("fired=%d result=%s\n", left == 0, ret < 0 ? errname(err) : "ok");
+	return 0;
+}
+
+struct race {
+	const char *path;
+	volatile int stop;
+	unsigned long opens, reads_ok, enxio, other;
+};
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("cdev-shim-test: sched_setaffinity");
+}
+
+/* Open, read and close as fast as possible: most closes are the last of a registration. */
+static void *race_opener(void *arg)
+{
+	struct race *r = arg;
+	char buf[128];
+	int fd;
+
+	pin_to(1);
+	while (!r->stop) {
+		fd = open(r->path, O_RDONLY);
+		if (fd < 0) {
+			if (errno == ENXIO || errno == ENODEV)
+				r->enxio++;
+			else
+				r->other++;
+			continue;
+		}
+		r->opens++;
+		if (read(fd, buf, sizeof(buf)) > 0)
+			r->reads_ok++;
+		close(fd);
+	}
+	return NULL;
+}
+
+static int cmd_race(const char *path, unsigned long rounds, const char *what, const char *id_s)
+{
+	struct cdev_shim_reuse_req req = { .unregister_first = 1 };
+	struct race r = { .path = path };
+	unsigned long i, errors = 0;
+	__u32 off = 0, on = 1;
+	int fd = ctl_fd(), redirect = !strcmp(what, "redirect");
+	pthread_t tid;
+
+	if (!redirect) {
+		if (strcmp(what, "reuse") || !id_s) {
+			fprintf(stderr, "cdev-shim-test: race PATH ROUNDS redirect|reuse ID\n");
+			return 2;
+		}
+		req.id = num(id_s);
+	}
+	pin_to(0);
+	if (pthread_create(&tid, NULL, race_opener, &r))
+		return 2;
+	for (i = 0; i < rounds; i++) {
+		if (redirect) {
+			if (ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &off) < 0 ||
+			    ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &on) < 0)
+				errors++;
+		} else if (ioctl(fd, CDEV_SHIM_IOC_REUSE, &req)) {
+			errors++;
+		}
+	}
+	r.stop = 1;
+	pthread_join(tid, NULL);
+	printf("rounds=%lu reregister_errors=%lu opens=%lu reads_ok=%lu open_enxio=%lu other=%lu\n",
+	       rounds, errors, r.opens, r.reads_ok, r.enxio, r.other);
+	return errors || r.other ? 1 : 0;
 }
 
 static int cmd_bench(const char *path, unsigned long n)
@@ -418,7 +589,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "unregister"))
 		return cmd_unregister(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "reuse"))
-		return cmd_reuse(argv[2], argv[3]);
+		return cmd_reuse(argv[2], argv[3], 0);
+	if (argc == 5 && !strcmp(argv[1], "reuse") && !strcmp(argv[4], "alt"))
+		return cmd_reuse(argv[2], argv[3], 1);
+	if (argc == 5 && !strcmp(argv[1], "reuse-open"))
+		return cmd_reuse_open(argv[2], argv[3], argv[4]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "failnth-once"))
+		return cmd_failnth_once(num(argv[2]), argv[3], argc == 5 ? argv[4] : NULL);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "race"))
+		return cmd_race(argv[2], num(argv[3]), argv[4], argc == 6 ? argv[5] : NULL);
 	if (argc == 3 && !strcmp(argv[1], "failnth-reuse"))
 		return cmd_failnth_reuse(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "redirect"))
@@ -430,7 +609,9 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: cdev-shim-test whoami PATH | register MAJOR BASEMINOR COUNT NODES [faulty] |\n"
 		"       register-readonly MAJOR BASEMINOR COUNT NODES |\n"
 		"       faultloop MAJOR BASEMINOR COUNT NODES ATTEMPTS |\n"
-		"       unregister ID | reuse ID 0|1 | failnth-reuse ID | redirect 0|1 |\n"
+		"       unregister ID | reuse ID 0|1 [alt] | reuse-open ID OLD NEW |\n"
+		"       failnth-reuse ID | failnth-once N redirect|reuse [ID] | redirect 0|1 |\n"
+		"       race PATH ROUNDS redirect|reuse [ID] |\n"
 		"       bench PATH N |\n"
 		"       stress PATH THREADS N\n");
 	return 2;

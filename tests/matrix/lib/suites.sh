@@ -8,7 +8,7 @@
 #   bench       (make bench)  the in-guest benchmark and the kernel log; fast path
 # A row passes only when every test listed for it ran, was not skipped, and passed.
 
-SOAK_TESTS="40-fault-injection 50-stress 60-bench"
+SOAK_TESTS="40-fault-injection 45-lifetime-stress 50-stress 60-bench"
 
 # suite_tests SUITE KERNEL - the tests (tests.d names without .sh) KERNEL's row must run, in order.
 suite_tests() {
