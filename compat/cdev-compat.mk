@@ -55,9 +55,11 @@ endif
 export CDEV_COMPAT_PROBED
 
 # NOSTDINC_FLAGS precede the kernel's include dirs and reach subdirectory builds; so does
-# subdir-ccflags-y (ccflags-y does not).
-NOSTDINC_FLAGS += -I$(CDEV_COMPAT_DIR)/wrap
-subdir-ccflags-y += -I$(CDEV_COMPAT_PROBED) -I$(CDEV_COMPAT_DIR)/include
+# subdir-ccflags-y (ccflags-y does not). Each API change (changes/NAME/) may bring wrapper
+# headers of its own (changes/NAME/wrap/); <cdev_compat.h> reads each one's header part
+# (changes/NAME/compat.h) through the list the probes wrote (cdev_compat_changes.h).
+NOSTDINC_FLAGS += -I$(CDEV_COMPAT_DIR)/wrap $(patsubst %,-I%,$(wildcard $(CDEV_COMPAT_DIR)/changes/*/wrap))
+subdir-ccflags-y += -I$(CDEV_COMPAT_PROBED) -I$(CDEV_COMPAT_DIR)/include -I$(CDEV_COMPAT_DIR)/changes
 ifeq ($(strip $(CDEV_COMPAT_FORCE_INCLUDE)),y)
 subdir-ccflags-y += -DCDEV_COMPAT_FORCE_INCLUDE
 endif

@@ -121,12 +121,15 @@ apt_suite_download() {
 	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
 		die "no $pkg in $suite (mirror $mirror)"
 	fi
-	f=$dest/${pkg}_${ver}_all.deb
-	if [ ! -s "$f" ]; then
+	# The file apt names it (the version's epoch colon encoded, the architecture or "all").
+	f=$(compgen -G "$dest/${pkg}_${ver//:/%3a}_*.deb" | head -n1 || true)
+	if [ -z "$f" ] || [ ! -s "$f" ]; then
 		if ! (cd "$dest" && apt_private "$st" "$st/etc" apt-get -q -o APT::Sandbox::User=root \
-			download "$pkg=$ver") >"$st/download.log" 2>&1 || [ ! -s "$f" ]; then
+			download "$pkg=$ver") >"$st/download.log" 2>&1; then
 			die "cannot download $pkg=$ver from $suite: $(tail -n 2 "$st/download.log")"
 		fi
+		f=$(compgen -G "$dest/${pkg}_${ver//:/%3a}_*.deb" | head -n1 || true)
+		[ -n "$f" ] && [ -s "$f" ] || die "apt downloaded no ${pkg}_${ver}_*.deb into $dest"
 	fi
 	printf '%s\n' "$f"
 }

@@ -152,7 +152,7 @@ if [ ${#cannot[@]} -gt 0 ]; then
 		rm "$ktree/$rel"
 		cp "$work/conv/d$id/$(basename "$rel")" "$ktree/$rel"
 	done
-	make -C "$ktree" O="$kobj" -k -j1 KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
+	make -C "$ktree" O="$kobj" -k -j1 KCFLAGS="-I$probed -I$CDEV_TOP/compat/include -I$CDEV_TOP/compat/changes" \
 		"${objs[@]}" >"$work/intree-conv.log" 2>&1 || true
 	for o in "${objs[@]}"; do
 		o=$(realpath -m --relative-to=. "$o")
@@ -206,7 +206,7 @@ if [ ${#intree_fail[@]} -gt 0 ]; then
 				cp "$work/conv/d${c%%:*}/$(basename "$rel")" "$ktree/$rel"
 			done
 		done
-		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j1 KCFLAGS="-I$probed -I$CDEV_TOP/compat/include" \
+		make -C "$ktree" O="$xobj" "${margs[@]}" -k -j1 KCFLAGS="-I$probed -I$CDEV_TOP/compat/include -I$CDEV_TOP/compat/changes" \
 			"${xo[@]}" >"$xobj-conv.log" 2>&1 || true
 		for rel in ${groups[$t]}; do
 			o=${rel%.c}.o

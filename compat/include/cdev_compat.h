@@ -39,6 +39,8 @@
 #include <cdev_compat_region.h>
 #include <cdev_compat_nodes.h>
 #include <cdev_compat_redirect.h>
+/* The API changes between 5.10 and 7.3 that a header can bridge (compat/changes/NAME/compat.h). */
+#include <cdev_compat_changes.h>
 
 #endif /* CDEV_COMPAT_H */
 

@@ -39,6 +39,40 @@ headers_twoarg() {
 	printf '/usr/src/%s\n' "$pkg"
 }
 
+# headers_bullseye - build dir of Debian 11's kernel headers (5.10, the oldest target kernel),
+# downloaded once from the host's mirror into $CDEV_COMPAT_CACHE/headers/ with the kbuild tools
+# they need (whose binaries run here); prints it. Debian builds them with gcc-10: give the
+# probes and builds CC=gcc (HEADERS_BULLSEYE_ARGS).
+# shellcheck disable=SC2034 # for the callers
+HEADERS_BULLSEYE_ARGS=(CC=gcc)
+headers_bullseye() {
+	local meta pkg common kbuild dir deb lock
+	meta=$(apt_suite_download bullseye linux-headers-amd64 "$CDEV_COMPAT_CACHE/headers/debs")
+	pkg=$(dpkg-deb -f "$meta" Depends | grep -o 'linux-headers-[^ ,]*-amd64' | head -n1)
+	[ -n "$pkg" ] || die "cannot resolve bullseye's linux-headers-amd64 ($meta)"
+	dir=$CDEV_COMPAT_CACHE/headers/bullseye-$pkg
+	if [ ! -f "$dir/.complete" ]; then
+		exec {lock}>"$dir.lock"
+		flock "$lock"
+		if [ ! -f "$dir/.complete" ]; then
+			deb=$(apt_suite_download bullseye "$pkg" "$CDEV_COMPAT_CACHE/headers/debs")
+			common=$(dpkg-deb -f "$deb" Depends | grep -o 'linux-headers-[^ ,]*-common' | head -n1)
+			kbuild=$(dpkg-deb -f "$deb" Depends | grep -o 'linux-kbuild-[^ ,]*' | head -n1)
+			[ -n "$common" ] && [ -n "$kbuild" ] || die "cannot resolve what $pkg depends on"
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			for deb in "$deb" "$(apt_suite_download bullseye "$common" "$CDEV_COMPAT_CACHE/headers/debs")" \
+				"$(apt_suite_download bullseye "$kbuild" "$CDEV_COMPAT_CACHE/headers/debs")"; do
+				dpkg-deb -x "$deb" "$dir"
+			done
+			sed -i "s#^include /usr/src/#include $dir/usr/src/#" "$dir/usr/src/$pkg/Makefile"
+			touch "$dir/.complete"
+		fi
+		exec {lock}>&-
+	fi
+	printf '%s\n' "$dir/usr/src/$pkg"
+}
+
 # headers_onearg - build dir of the one-arg headers tree (made on demand); prints it.
 headers_onearg() {
 	"$HOST_TESTS/make-onearg-headers.sh"

@@ -92,8 +92,8 @@ dir=$work/msr-naive-force-include
 mkdir -p "$dir"
 cp "$work/orig/msr.c" "$dir/"
 probed=$("$CDEV_TOP/compat/probes/run-probes.sh" "$twoarg")
-printf 'obj-m := msr.o\nccflags-y += -I%s -I%s -include cdev_compat.h\n' \
-	"$probed" "$CDEV_TOP/compat/include" >"$dir/Kbuild"
+printf 'obj-m := msr.o\nccflags-y += -I%s -I%s -I%s -include cdev_compat.h\n' \
+	"$probed" "$CDEV_TOP/compat/include" "$CDEV_TOP/compat/changes" >"$dir/Kbuild"
 kbuild "$twoarg" "$dir" "$dir/build.log" || true
 check "msr.c with the header force-included naively (no wrapper) warns \"pr_fmt\" redefined, which the fragment's wrapper avoids" \
 	grep -q '"pr_fmt" redefined' "$dir/build.log"

@@ -26,6 +26,8 @@
 #   CDEV_MATRIX_KERNEL_DIR     the onearg kernel's .debs (default: build/kernel/<base>-<flavour>,
 #                              from kernel/build-kernel.sh, as for every one-arg kernel)
 #   CDEV_MATRIX_INIT           fast or systemd: override the suite's way into the tests
+#   CDEV_MATRIX_TESTS          NAME,NAME...: run only these of the suite's tests (a shortcut while
+#                              working on them; a row then passes on them alone)
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
 #                              120 + MODULE_TEST_TIMEOUT; times the kernel's timeout_factor)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)

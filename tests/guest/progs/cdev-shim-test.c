@@ -32,11 +32,12 @@
  *	(CDEV_SHIM_IOC_REDIRECT 1, after unregistering it) or test region ID's handle again
  *	(REUSE after unregistering); prints fired=0|1 result=ok|ENAME
  *   cdev-shim-test race PATH ROUNDS redirect|reuse [ID]
- *	two threads, on CPUs 0 and 1: one opens, reads and closes PATH as fast as it can (so it
- *	often closes the last file of a registration), the other unregisters and registers the
- *	redirect device (or test region ID's handle) again, ROUNDS times; prints rounds=N
- *	reregister_errors=N opens=N reads_ok=N open_enxio=N other=N, and exits 1 on a failed
- *	re-registration or an errno other than ENXIO/ENODEV
+ *	two threads, on CPUs 0 and 1: one opens, reads and closes PATH as fast as it can, the
+ *	other, as soon as a file is open, unregisters and registers the redirect device (or test
+ *	region ID's handle) again, ROUNDS times, so the read and the close (often the last of its
+ *	registration) race the re-registration; prints rounds=N reregister_errors=N opens=N
+ *	reads_ok=N open_enxio=N other=N, and exits 1 on a failed re-registration or an errno
+ *	other than ENXIO/ENODEV
  *   cdev-shim-test redirect 0|1
  *	unregisters (0) or registers (1) the redirect device at run time; prints major=M, or
  *	error=ENAME and exits 1
@@ -404,6 +405,7 @@ static int cmd_failnth_once(unsigned long n, const char *what, const char *id_s)
 struct race {
 	const char *path;
 	volatile int stop;
+	volatile unsigned long opened;
 	unsigned long opens, reads_ok, enxio, other;
 };
 
@@ -417,7 +419,11 @@ static void pin_to(int cpu)
 		perror("cdev-shim-test: sched_setaffinity");
 }
 
-/* Open, read and close as fast as possible: most closes are the last of a registration. */
+/*
+ * Open, say so, read and close: the other thread unregisters and registers again as soon as
+ * a file is open, so the read and the close (often the last of its registration) run against
+ * that.
+ */
 static void *race_opener(void *arg)
 {
 	struct race *r = arg;
@@ -435,6 +441,7 @@ static void *race_opener(void *arg)
 			continue;
 		}
 		r->opens++;
+		__atomic_store_n(&r->opened, r->opens, __ATOMIC_RELEASE);
 		if (read(fd, buf, sizeof(buf)) > 0)
 			r->reads_ok++;
 		close(fd);
@@ -442,11 +449,25 @@ static void *race_opener(void *arg)
 	return NULL;
 }
 
+/* Wait up to about 10 ms for the opener's next open (it may not get one in: ENXIO). */
+static void race_wait_open(struct race *r, unsigned long *seen)
+{
+	int spins;
+
+	for (spins = 0; spins < 10000; spins++) {
+		if (__atomic_load_n(&r->opened, __ATOMIC_ACQUIRE) != *seen)
+			break;
+		if (spins > 100)
+			usleep(1);
+	}
+	*seen = __atomic_load_n(&r->opened, __ATOMIC_ACQUIRE);
+}
+
 static int cmd_race(const char *path, unsigned long rounds, const char *what, const char *id_s)
 {
 	struct cdev_shim_reuse_req req = { .unregister_first = 1 };
 	struct race r = { .path = path };
-	unsigned long i, errors = 0;
+	unsigned long i, errors = 0, seen = 0;
 	__u32 off = 0, on = 1;
 	int fd = ctl_fd(), redirect = !strcmp(what, "redirect");
 	pthread_t tid;
@@ -462,6 +483,7 @@ static int cmd_race(const char *path, unsigned long rounds, const char *what, co
 	if (pthread_create(&tid, NULL, race_opener, &r))
 		return 2;
 	for (i = 0; i < rounds; i++) {
+		race_wait_open(&r, &seen);
 		if (redirect) {
 			if (ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &off) < 0 ||
 			    ioctl(fd, CDEV_SHIM_IOC_REDIRECT, &on) < 0)

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * msr corpus, new spelling: a driver that reads an MSR of CPU 0 with rdmsrq_safe_on_cpu(), as from 6.16 on. The
+ * test: the local APIC base reads as enabled ("err=0 apic_base=0x...", bit 11 set).
+ */
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <asm/msr.h>
+#include <asm/msr-index.h>
+
+#include "cc_corpus.h"
+
+static ssize_t cc_read(struct file *file, char __user *buf, size_t len, loff_t *ppos)
+{
+	char line[64];
+	u64 q = 0;
+	int err = rdmsrq_safe_on_cpu(0, MSR_IA32_APICBASE, &q);
+
+	snprintf(line, sizeof(line), "err=%d apic_base=0x%llx\\n", err, q);
+	return cc_read_line(buf, len, ppos, line);
+}
+
+static const struct file_operations cc_fops = {
+	.owner = THIS_MODULE,
+	.read = cc_read,
+};
+
+CC_MISC_MODULE(cc_fops);
+MODULE_DESCRIPTION("cdev-compat API change corpus: msr, new spelling");
+MODULE_LICENSE("GPL");

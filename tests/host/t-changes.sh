@@ -1,0 +1,141 @@
+#!/bin/bash
+# t-changes.sh - the API changes between 5.10 and 7.3 that cdev-compat bridges (compat/changes/,
+# issue 33), on real header trees of both sides: Debian 11's 5.10 (downloaded), Debian 12's
+# 6.1 (installed) and the 7.3 base of the one-arg kernels (kernel/headers-tree.sh: configured
+# and prepared, not built):
+# - each change is described (change.conf: title, kernel, old, new, vendor, errors, expect.K);
+# - on each tree every probe set has one verdict (run-probes.sh fails otherwise) and it is the
+#   one change.conf expects there;
+# - the corpus of each spelling (tests/changes/stage.sh: every change's corpus/old.c or new.c,
+#   the old one as cdev-compat-migrate --api converts it where the source must change) builds
+#   with the documented force-include line and W=1, with no diagnostic, on every tree (on 7.3
+#   objects only: the prepared tree has no Module.symvers to link against);
+# - without cdev-compat each spelling builds on its own side, and at least one fails on the
+#   other side: the corpus uses what changed.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+work=$TEST_WORK/changes
+rm -rf "$work"
+mkdir -p "$work"
+changes=$CDEV_TOP/compat/changes
+probes=$CDEV_TOP/compat/probes/run-probes.sh
+
+# --- the descriptions ------------------------------------------------------------------------
+names=()
+for dir in "$changes"/*/; do
+	dir=${dir%/}
+	names+=("${dir##*/}")
+done
+check "there are API changes (${#names[@]}: ${names[*]})" test "${#names[@]}" -gt 0
+for name in "${names[@]}"; do
+	conf=$changes/$name/change.conf
+	lacks=''
+	for field in title kernel old new vendor errors expect.5.10 expect.6.1 expect.7.3; do
+		grep -q "^$field=." "$conf" 2>/dev/null || lacks+=" $field"
+	done
+	for f in corpus/old.c corpus/new.c corpus/test.c; do
+		[ -f "$changes/$name/$f" ] || lacks+=" $f"
+	done
+	compgen -G "$changes/$name/probe-*.c" >/dev/null || lacks+=" probe-*.c"
+	check "$name is described: change.conf, probes, corpus (missing:${lacks:- nothing})" test -z "$lacks"
+done
+
+# --- the probes on each tree -------------------------------------------------------------------
+declare -A tree=() args=()
+tree[5.10]=$(headers_bullseye)
+args[5.10]="${HEADERS_BULLSEYE_ARGS[*]}"
+tree[6.1]=$(headers_twoarg)
+args[6.1]=
+tree[7.3]=$("$CDEV_TOP/kernel/headers-tree.sh" --base 7.3)
+args[7.3]=
+kernels=(5.10 6.1 7.3)
+declare -A probed=()
+for k in "${kernels[@]}"; do
+	# shellcheck disable=SC2086 # the tree's make arguments, one word each
+	if probed[$k]=$("$probes" "${tree[$k]}" ${args[$k]} 2>"$work/probes-$k.err"); then
+		ok "probes on $k (${tree[$k]}): one verdict per set"
+	else
+		not_ok "probes on $k (${tree[$k]}): $(head -c 400 "$work/probes-$k.err")"
+		probed[$k]=/nonexistent
+	fi
+done
+for name in "${names[@]}"; do
+	for k in "${kernels[@]}"; do
+		want=$(sed -n "s/^expect\\.$k=//p" "$changes/$name/change.conf")
+		bad=''
+		for pair in $want; do
+			grep -qx "#define ${pair%%=*} ${pair#*=}" "${probed[$k]}/cdev_compat_probes.h" 2>/dev/null ||
+				bad+=" ${pair%%=*}=$(sed -n "s/^#define ${pair%%=*} //p" "${probed[$k]}/cdev_compat_probes.h" 2>/dev/null)"
+		done
+		check "$name on $k: the probes say $want${bad:+ (got:$bad)}" test -z "$bad"
+	done
+done
+
+# --- the corpus, with cdev-compat and without --------------------------------------------------
+# build_objs K DIR LOG OBJ... - compile OBJs of DIR against kernel K with W=1 (objects only).
+build_objs() {
+	local k=$1 dir=$2 logf=$3
+	shift 3
+	# shellcheck disable=SC2086
+	make -C "${tree[$k]}" M="$dir" W=1 -j"$(nproc)" ${args[$k]} "$@" >"$logf" 2>&1
+}
+for spelling in old new; do
+	CC_FRAGMENT=$CDEV_TOP/compat/cdev-compat.mk "$CDEV_TOP/tests/changes/stage.sh" \
+		"$work/stage-$spelling" "$spelling" >/dev/null
+	for k in "${kernels[@]}"; do
+		dir=$work/$spelling-$k
+		cp -r "$work/stage-$spelling" "$dir"
+		status=0
+		objs=()
+		for c in "$dir"/cc_*.c; do
+			case "$c" in *.orig.c) ;; *) c=${c##*/} objs+=("${c%.c}.o") ;; esac
+		done
+		made=0
+		if [ "$k" = 7.3 ]; then
+			build_objs "$k" "$dir" "$dir/build.log" "${objs[@]}" || status=$?
+			for c in "${objs[@]}"; do [ ! -f "$dir/$c" ] || made=$((made + 1)); done
+		else
+			# shellcheck disable=SC2086
+			make -C "${tree[$k]}" M="$dir" W=1 -j"$(nproc)" ${args[$k]} modules >"$dir/build.log" 2>&1 || status=$?
+			for c in "${objs[@]}"; do [ ! -f "$dir/${c%.o}.ko" ] || made=$((made + 1)); done
+		fi
+		want=${#objs[@]}
+		n=$(warnings "$dir/build.log" | wc -l)
+		check "the $spelling spelling's corpus builds on $k with the force-include line, W=1, no diagnostic (status $status, $made of $want built, $n diagnostics; log $dir/build.log)" \
+			test "$status" -eq 0 -a "$n" -eq 0 -a "$made" -eq "$want"
+	done
+done
+
+# Without cdev-compat: the corpus drivers as written, one Kbuild pass per spelling and tree
+# (make -k: each object builds or fails on its own).
+declare -A native=()
+for spelling in old new; do
+	for k in 5.10 7.3; do
+		dir=$work/native-$spelling-$k
+		mkdir -p "$dir"
+		cp "$CDEV_TOP/tests/changes/cc_corpus.h" "$dir/"
+		objs=()
+		for name in "${names[@]}"; do
+			cp "$changes/$name/corpus/$spelling.c" "$dir/cc_${name}_$spelling.c"
+			objs+=("cc_${name}_$spelling.o")
+		done
+		printf 'obj-m += %s\n' "${objs[@]}" >"$dir/Kbuild"
+		build_objs "$k" "$dir" "$dir/build.log" -k "${objs[@]}" || true
+		for name in "${names[@]}"; do
+			if [ -f "$dir/cc_${name}_$spelling.o" ]; then
+				native[$name-$spelling-$k]=builds
+			else
+				native[$name-$spelling-$k]=fails
+			fi
+		done
+	done
+done
+for name in "${names[@]}"; do
+	o5=${native[$name-old-5.10]} o7=${native[$name-old-7.3]} n5=${native[$name-new-5.10]} n7=${native[$name-new-7.3]}
+	check "$name without cdev-compat: the old spelling builds on 5.10 ($o5), the new on 7.3 ($n7)" \
+		test "$o5" = builds -a "$n7" = builds
+	check "$name without cdev-compat: the old spelling fails on 7.3 ($o7) or the new on 5.10 ($n5)" \
+		test "$o7" = fails -o "$n5" = fails
+done

@@ -1,0 +1,1 @@
+/* Mock: no API change headers. */
