@@ -139,3 +139,19 @@ for name in "${names[@]}"; do
 	check "$name without cdev-compat: the old spelling fails on 7.3 ($o7) or the new on 5.10 ($n5)" \
 		test "$o7" = fails -o "$n5" = fails
 done
+
+# --- the vendor matrix names the change that hit ----------------------------------------------
+# shellcheck source=../matrix/lib/vendor.sh
+. "$CDEV_TOP/tests/matrix/lib/vendor.sh"
+for name in "${names[@]}"; do
+	for sk in old-7.3 new-5.10; do
+		[ "${native[$name-$sk]}" = fails ] || continue
+		grep "cc_${name}_${sk%%-*}" "$work/native-$sk/build.log" >"$work/diag-$name-$sk.log" || true
+		got=$(vendor_diagnose "$work/diag-$name-$sk.log")
+		check "a build of the ${sk%%-*} spelling of $name failing on ${sk#*-} is diagnosed as $name ('$got')" \
+			test "${got#API change "$name": }" != "$got"
+	done
+done
+printf 'x.c:1:2: error: expected identifier before numeric constant\n' >"$work/diag-other.log"
+got=$(vendor_diagnose "$work/diag-other.log")
+check "an error of no API change is diagnosed as none ('$got')" test "${got#none of the API changes}" != "$got"

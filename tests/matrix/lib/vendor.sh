@@ -75,12 +75,34 @@ vendor_build() {
 		[ -n "$MSG_build" ] || MSG_build=$(grep -v '^make' "$kdir/build.log" | tail -n1)
 		[ ${#missing[@]} -eq 0 ] || [ "$rc" -ne 0 ] || MSG_build="dkms.conf names ${missing[*]}, the build made no such .ko"
 		[ ${#kos[@]} -gt 0 ] || [ "$rc" -ne 0 ] || MSG_build="the build made no .ko"
-		MSG_build=${MSG_build#/build/}
+		MSG_build="${MSG_build#/build/} [$(vendor_diagnose "$kdir/build.log")]"
 	fi
 	printf 'CELL_build=%q\nMSG_build=%q\nWARNINGS=%q\nBUILD_S=%q\n' "$CELL_build" "$MSG_build" "$WARNINGS" \
 		"$(elapsed "$st")" >"$kdir/build.env"
 	[ "$CELL_build" = ok ] || return 1
 	vendor_pack "$kdir" "${kos[@]}"
+}
+
+# vendor_diagnose LOG - which of the kernel API changes cdev-compat knows (compat/changes/*/)
+# a failed build's errors match: "API change NAME: TITLE (KERNEL): VENDOR" for the first whose
+# errors pattern matches an error line of LOG, or that none does.
+vendor_diagnose() {
+	local conf name errs title kern what
+	for conf in "$CDEV_TOP"/compat/changes/*/change.conf; do
+		[ -f "$conf" ] || continue
+		errs=$(sed -n 's/^errors=//p' "$conf")
+		[ -n "$errs" ] || continue
+		# (GCC quotes with ‘’ in a UTF-8 locale, with '' in C: the patterns use '')
+		grep -E '(error|ERROR):' "$1" | sed "s/‘/'/g; s/’/'/g" | grep -qE "$errs" || continue
+		name=${conf%/change.conf}
+		name=${name##*/}
+		title=$(sed -n 's/^title=//p' "$conf")
+		kern=$(sed -n 's/^kernel=//p' "$conf")
+		what=$(sed -n 's/^vendor=//p' "$conf")
+		printf 'API change %s: %s (%s); %s' "$name" "$title" "$kern" "$what"
+		return 0
+	done
+	printf 'none of the API changes cdev-compat knows (compat/changes/)'
 }
 
 # vendor_pack KDIR KO... - KDIR/vendor.cpio: /usr/lib/cdev-compat/vendor/ with the modules,
