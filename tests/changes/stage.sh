@@ -4,10 +4,10 @@
 # every compat/changes/NAME/corpus/SPELLING.c as the module cc_NAME_SPELLING (and each
 # change's other corpus/*.c that is neither spelling, e.g. a namespace provider, as
 # cc_NAME_FILE), one Kbuild with the documented force-include line, and changes-test, the
-# static test program built from each change's corpus/test.c. The old spelling of a change
-# whose source must change (it has a semantic patch) is staged as cdev-compat-migrate --api
-# converts it, as a vendor would build it; its as-written copy is kept beside it
-# (NAME.orig.c) for the record. The Kbuild includes the installed fragment, as a vendor's does
+# static test program built from each change's corpus/test.c. A change whose source must
+# change (it has a semantic patch) is staged, in either spelling, as cdev-compat-migrate --api
+# converts it, as a vendor would build it; the as-written copy is kept beside it (NAME.orig.c)
+# for the record. The Kbuild includes the installed fragment, as a vendor's does
 # (CC_FRAGMENT=path overrides it: a checkout's compat/cdev-compat.mk for a build on this host).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,7 +36,7 @@ for dir in "$top"/compat/changes/*/; do
 	names+=("$name")
 	mod=cc_${name}_$spelling
 	cp "$src" "$out/$mod.c"
-	if [ "$spelling" = old ] && compgen -G "$dir/*.cocci" >/dev/null; then
+	if compgen -G "$dir/*.cocci" >/dev/null; then
 		cp "$src" "$out/$mod.orig.c"
 		"$top/scripts/cdev-compat-migrate" --api --in-place "$out/$mod.c" ||
 			die "cdev-compat-migrate --api failed on $src"
