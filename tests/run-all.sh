@@ -80,12 +80,14 @@ run_step "make kernel" "$CDEV_TOP/scripts/build-kernels.sh" || kernel_ok=0
 if [ "$deb_ok" -eq 1 ] && [ "$kernel_ok" -eq 1 ]; then
 	run_part matrix "$CDEV_TOP/tests/matrix/run-matrix.sh"
 	run_part soak "$CDEV_TOP/tests/matrix/run-soak.sh"
+	run_part changes "$CDEV_TOP/tests/changes/run-corpus.sh"
 else
 	result fail "not ok - matrix not run: the .deb or the kernel it needs did not build"
 	result fail "not ok - soak not run: the .deb or the kernel it needs did not build"
+	result fail "not ok - changes not run: the .deb or the kernel it needs did not build"
 fi
 if [ "$kernel_ok" -eq 1 ]; then
-	run_part kernel-package "$CDEV_TOP/tests/host/run-checks.sh" t-onearg-package
+	run_part kernel-package "$CDEV_TOP/tests/host/run-checks.sh" t-onearg-package t-kernel-exports
 else
 	result fail "not ok - kernel-package not run: the one-arg kernel did not build"
 fi

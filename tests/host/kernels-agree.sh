@@ -35,7 +35,10 @@ for k in $(kernel_names); do
 		[ -f "$top/tests/guest/tests.d/$t.sh" ] || echo "$k: no guest test $t"
 	done
 	case "$(kernel_field "$k" from)" in
-	apt) [ -z "$(kernel_field "$k" base)$(kernel_field "$k" flavour)" ] || echo "$k: an apt kernel has no base or flavour" ;;
+	apt)
+		[ -z "$(kernel_field "$k" base)" ] || echo "$k: an apt kernel has no base"
+		case "$(kernel_field "$k" flavour)" in amd64 | cloud-amd64) ;; *) echo "$k: an apt kernel's flavour is Debian's amd64 or cloud-amd64" ;; esac
+		;;
 	build)
 		[ "$(kernel_field "$k" arity)" = 1 ] || echo "$k: a kernel built here is a one-arg kernel"
 		[ -f "$top/kernel/bases/$(kernel_field "$k" base)/base.conf" ] || echo "$k: no kernel/bases/$(kernel_field "$k" base)"

@@ -155,3 +155,8 @@ done
 printf 'x.c:1:2: error: expected identifier before numeric constant\n' >"$work/diag-other.log"
 got=$(vendor_diagnose "$work/diag-other.log")
 check "an error of no API change is diagnosed as none ('$got')" test "${got#none of the API changes}" != "$got"
+
+# --- docs/vendors.md lists every change, as compat/changes/table.sh prints them ---------------
+doc=$(sed -n '/^<!-- changes-table:/,/^<!-- \/changes-table -->/p' "$CDEV_TOP/docs/vendors.md" | sed '1d;$d')
+check "docs/vendors.md's table of the API changes is compat/changes/table.sh's output" \
+	test "$doc" = "$("$changes/table.sh")"

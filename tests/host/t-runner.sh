@@ -109,7 +109,7 @@ fake=$work/run-all
 # fake_tree DEB KERNEL MATRIX_OUT MATRIX_RC - a tree with run-all.sh and stubs of its parts.
 fake_tree() {
 	rm -rf "$fake"
-	mkdir -p "$fake/tests/host" "$fake/tests/matrix" "$fake/scripts" "$fake/kernel"
+	mkdir -p "$fake/tests/host" "$fake/tests/matrix" "$fake/tests/changes" "$fake/scripts" "$fake/kernel"
 	cp "$CDEV_TOP/tests/run-all.sh" "$fake/tests/"
 	cp "$CDEV_TOP/scripts/lib.sh" "$fake/scripts/"
 	printf '#!/bin/sh\necho "ok - stub check"\necho "3 passed, 0 failed"\n' >"$fake/tests/host/run-checks.sh"
@@ -117,32 +117,33 @@ fake_tree() {
 	printf '#!/bin/sh\necho building the kernels\nexit %d\n' "$2" >"$fake/scripts/build-kernels.sh"
 	printf '#!/bin/sh\necho "%s"\nexit %d\n' "$3" "$4" >"$fake/tests/matrix/run-matrix.sh"
 	printf '#!/bin/sh\necho "ok - stub soak"\necho "2 passed, 0 failed"\n' >"$fake/tests/matrix/run-soak.sh"
-	chmod +x "$fake"/tests/host/*.sh "$fake"/scripts/*.sh "$fake"/tests/matrix/*.sh
+	printf '#!/bin/sh\necho "ok - stub changes"\necho "1 passed, 0 failed"\n' >"$fake/tests/changes/run-corpus.sh"
+	chmod +x "$fake"/tests/host/*.sh "$fake"/scripts/*.sh "$fake"/tests/matrix/*.sh "$fake"/tests/changes/*.sh
 	rc=0
 	BUILD_DIR=$fake/build "$fake/tests/run-all.sh" >"$work/run-all.out" 2>&1 || rc=$?
 	last=$(tail -n1 "$work/run-all.out")
 }
 fake_tree 0 0 "5 passed, 0 failed" 0
-check "run-all: all parts pass: 3 + 3 mutants + 2 builds + 5 + 2 + 3 passed, exit 0 ('$last', exit $rc)" \
-	test "$last" = "18 passed, 0 failed" -a "$rc" -eq 0
+check "run-all: all parts pass: 3 + 3 mutants + 2 builds + 5 + 2 + 1 + 3 passed, exit 0 ('$last', exit $rc)" \
+	test "$last" = "19 passed, 0 failed" -a "$rc" -eq 0
 check "run-all: build/make-test-times holds each part's seconds, in order, then the total" \
 	test "$(awk '$2 ~ /^[0-9]+[.][0-9]$/ { printf "%s ", $1 }' "$fake/build/make-test-times")" = \
-	"check mutants make-deb make-kernel matrix soak kernel-package total "
+	"check mutants make-deb make-kernel matrix soak changes kernel-package total "
 fake_tree 1 0 "5 passed, 0 failed" 0
-check "run-all: a failed build-deb.sh is counted, the matrix and soak are not run on a stale .deb ('$last', exit $rc)" \
-	eval "[ '$last' = '10 passed, 3 failed' ] && [ $rc -ne 0 ] && grep -q '^not ok - make deb failed with status 1' '$work/run-all.out'"
+check "run-all: a failed build-deb.sh is counted, the matrix, soak and changes are not run on a stale .deb ('$last', exit $rc)" \
+	eval "[ '$last' = '10 passed, 4 failed' ] && [ $rc -ne 0 ] && grep -q '^not ok - make deb failed with status 1' '$work/run-all.out'"
 fake_tree 0 2 "5 passed, 0 failed" 0
-check "run-all: a failed build-kernels.sh is counted, matrix, soak and kernel package not run ('$last', exit $rc)" \
-	test "$last" = "7 passed, 4 failed" -a "$rc" -ne 0
+check "run-all: a failed build-kernels.sh is counted, matrix, soak, changes and kernel package not run ('$last', exit $rc)" \
+	test "$last" = "7 passed, 5 failed" -a "$rc" -ne 0
 fake_tree 0 0 "5 passed, 0 failed" 2
 check "run-all: a matrix that exits 2 with no failure in its count adds one ('$last', exit $rc)" \
-	test "$last" = "18 passed, 1 failed" -a "$rc" -ne 0
+	test "$last" = "19 passed, 1 failed" -a "$rc" -ne 0
 fake_tree 0 0 "4 passed, 1 failed" 0
 check "run-all: a matrix failure with exit 0: the exit status still agrees with the last line ('$last', exit $rc)" \
-	test "$last" = "17 passed, 1 failed" -a "$rc" -ne 0
+	test "$last" = "18 passed, 1 failed" -a "$rc" -ne 0
 fake_tree 0 0 "no count at all" 0
 check "run-all: a part that prints no count is a failure ('$last', exit $rc)" \
-	test "$last" = "13 passed, 1 failed" -a "$rc" -ne 0
+	test "$last" = "14 passed, 1 failed" -a "$rc" -ne 0
 
 # --- 4. the guest runner: skips, required, exit status, silence, plan, death, hang -----------
 g=$work/guest

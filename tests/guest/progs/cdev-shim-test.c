@@ -35,7 +35,8 @@
  *	two threads, on CPUs 0 and 1: one opens, reads and closes PATH as fast as it can, the
  *	other, as soon as a file is open, unregisters and registers the redirect device (or test
  *	region ID's handle) again, ROUNDS times, so the read and the close (often the last of its
- *	registration) race the re-registration; prints rounds=N reregister_errors=N opens=N
+ *	registration) race the re-registration (each open through a node of its own); prints
+ *	rounds=N reregister_errors=N opens=N
  *	reads_ok=N open_enxio=N other=N, and exits 1 on a failed re-registration or an errno
  *	other than ENXIO/ENODEV
  *   cdev-shim-test redirect 0|1
@@ -57,6 +58,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -404,6 +407,7 @@ static int cmd_failnth_once(unsigned long n, const char *what, const char *id_s)
 
 struct race {
 	const char *path;
+	dev_t dev;
 	volatile int stop;
 	volatile unsigned long opened;
 	unsigned long opens, reads_ok, enxio, other;
@@ -422,17 +426,25 @@ static void pin_to(int cpu)
 /*
  * Open, say so, read and close: the other thread unregisters and registers again as soon as
  * a file is open, so the read and the close (often the last of its registration) run against
- * that.
+ * that. Each open is through a node made for it: an inode keeps pointing at the cdev of the
+ * registration it was opened through until the kernel has released that cdev (seconds later
+ * with CONFIG_DEBUG_KOBJECT_RELEASE), and opens through it fail until then.
  */
 static void *race_opener(void *arg)
 {
 	struct race *r = arg;
-	char buf[128];
+	char buf[128], node[256];
 	int fd;
 
 	pin_to(1);
+	snprintf(node, sizeof(node), "%s.race", r->path);
 	while (!r->stop) {
-		fd = open(r->path, O_RDONLY);
+		unlink(node);
+		if (mknod(node, S_IFCHR | 0600, r->dev)) {
+			r->other++;
+			break;
+		}
+		fd = open(node, O_RDONLY);
 		if (fd < 0) {
 			if (errno == ENXIO || errno == ENODEV)
 				r->enxio++;
@@ -446,20 +458,17 @@ static void *race_opener(void *arg)
 			r->reads_ok++;
 		close(fd);
 	}
+	unlink(node);
 	return NULL;
 }
 
-/* Wait up to about 10 ms for the opener's next open (it may not get one in: ENXIO). */
+/* Wait up to about 100 ms for the opener's next open (it may not get one in: ENXIO). */
 static void race_wait_open(struct race *r, unsigned long *seen)
 {
-	int spins;
+	double until = now_ns() + 100e6;
 
-	for (spins = 0; spins < 10000; spins++) {
-		if (__atomic_load_n(&r->opened, __ATOMIC_ACQUIRE) != *seen)
-			break;
-		if (spins > 100)
-			usleep(1);
-	}
+	while (__atomic_load_n(&r->opened, __ATOMIC_ACQUIRE) == *seen && now_ns() < until)
+		sched_yield();
 	*seen = __atomic_load_n(&r->opened, __ATOMIC_ACQUIRE);
 }
 
@@ -470,7 +479,14 @@ static int cmd_race(const char *path, unsigned long rounds, const char *what, co
 	unsigned long i, errors = 0, seen = 0;
 	__u32 off = 0, on = 1;
 	int fd = ctl_fd(), redirect = !strcmp(what, "redirect");
+	struct stat st;
 	pthread_t tid;
+
+	if (stat(path, &st) || !S_ISCHR(st.st_mode)) {
+		fprintf(stderr, "cdev-shim-test: %s is not a char device node\n", path);
+		return 2;
+	}
+	r.dev = st.st_rdev;
 
 	if (!redirect) {
 		if (strcmp(what, "reuse") || !id_s) {

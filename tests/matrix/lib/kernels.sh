@@ -122,7 +122,9 @@ matrix_resolve() {
 	fi
 	# Refresh the indices unless this same source list was refreshed within
 	# CDEV_MATRIX_APT_MAX_AGE seconds (default 6 h): warm runs skip the download.
-	local stamp age
+	local stamp age meta
+	# The kernel flavour's meta package (Debian's generic amd64 by default: what vendors ship for).
+	meta=linux-image-$(kernel_field "$k" flavour)
 	stamp=$CDEV_COMPAT_CACHE/matrix/apt/$k/updated.$(find "$dir" -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
 	age=$(($(date +%s) - $(stat -c %Y "$stamp" 2>/dev/null || echo 0)))
 	if [ "$age" -gt "${CDEV_MATRIX_APT_MAX_AGE:-21600}" ]; then
@@ -130,20 +132,20 @@ matrix_resolve() {
 		matrix_apt "$k" "$dir" apt-get -qq update >"$MATRIX_DIR/$k/apt-update.log" 2>&1 ||
 			{ echo "apt-get update failed: $(tail -n3 "$MATRIX_DIR/$k/apt-update.log")"; return 1; }
 		touch "$stamp"
-	elif [ -s "$stamp.resolved" ]; then
+	elif [ -s "$stamp.$meta.resolved" ]; then
 		# Same indices as the last resolution: reuse its answer.
-		read -r abi hdr cand <"$stamp.resolved"
+		read -r abi hdr cand <"$stamp.$meta.resolved"
 		KPKGS=("$abi" "$hdr")
 		KRESOLVED="$abi $cand (indices of $(date -d "@$(stat -c %Y "$stamp")" +%H:%M))"
 		KVERSION=$cand
 		return 0
 	fi
-	cand=$(matrix_apt "$k" "$dir" apt-cache policy linux-image-cloud-amd64 | awk '/Candidate:/ { print $2 }')
+	cand=$(matrix_apt "$k" "$dir" apt-cache policy "$meta" | awk '/Candidate:/ { print $2 }')
 	if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-		echo "no linux-image-cloud-amd64 in $k's suites"
+		echo "no $meta in $k's suites"
 		return 1
 	fi
-	dep=$(matrix_apt "$k" "$dir" apt-cache show "linux-image-cloud-amd64=$cand" | awk '/^Depends:/ { print; exit }')
+	dep=$(matrix_apt "$k" "$dir" apt-cache show "$meta=$cand" | awk '/^Depends:/ { print; exit }')
 	# Pin the ABI package (the meta package's .deb may be missing from a mirror).
 	abi=$(grep -oE 'linux-image-[0-9][^ ,]*' <<<"$dep" | head -n1)
 	[ -n "$abi" ] || { echo "cannot find the ABI package in '$dep'"; return 1; }
@@ -153,7 +155,7 @@ matrix_resolve() {
 	KPKGS=("$abi" "$hdr")
 	KRESOLVED="$abi $cand"
 	KVERSION=$cand
-	printf '%s %s %s\n' "$abi" "$hdr" "$cand" >"$stamp.resolved"
+	printf '%s %s %s\n' "$abi" "$hdr" "$cand" >"$stamp.$meta.resolved"
 	local want
 	want=$(kernel_field "$k" release)
 	[ "${cand%%.*}" = "${want%%.*}" ] || KRESOLVED="$KRESOLVED (not the $want of its description)"
