@@ -119,6 +119,27 @@ for spelling in old new; do
 	done
 done
 
+# The other documented way, #include <cdev_compat.h> after the driver's includes (no
+# force-include): each spelling on the side it was not written for.
+for sk in old-7.3 new-5.10; do
+	spelling=${sk%%-*} k=${sk#*-}
+	[ -n "${tree[$k]:-}" ] || continue
+	dir=$work/include-$sk
+	CC_INCLUDE=1 CC_FRAGMENT=$CDEV_TOP/compat/cdev-compat.mk "$CDEV_TOP/tests/changes/stage.sh" \
+		"$dir" "$spelling" >/dev/null
+	objs=()
+	for c in "$dir"/cc_*.c; do
+		case "$c" in *.orig.c) ;; *) c=${c##*/} objs+=("${c%.c}.o") ;; esac
+	done
+	status=0
+	build_objs "$k" "$dir" "$dir/build.log" "${objs[@]}" || status=$?
+	made=0
+	for c in "${objs[@]}"; do [ ! -f "$dir/$c" ] || made=$((made + 1)); done
+	n=$(warnings "$dir/build.log" | wc -l)
+	check "the $spelling spelling's corpus compiles on $k with #include <cdev_compat.h>, W=1, no diagnostic (status $status, $made of ${#objs[@]}, $n diagnostics; log $dir/build.log)" \
+		test "$status" -eq 0 -a "$n" -eq 0 -a "$made" -eq "${#objs[@]}"
+done
+
 # Without cdev-compat: the corpus drivers as written, one Kbuild pass per spelling and tree
 # (make -k: each object builds or fails on its own).
 declare -A native=()
