@@ -183,7 +183,9 @@ progress_line() {
 	el=$((now - start))
 	msg="$label: $(fmt_secs "$el") elapsed"
 	if [ "$counter" != - ]; then
-		n=$("$counter" 2>/dev/null || echo 0)
+		# A counter may fail after printing (a file vanishing under find): keep what it printed.
+		n=$("$counter" 2>/dev/null) || true
+		[[ $n =~ ^[0-9]+$ ]] || n=0
 		if [ "$expected" != - ] && [ "$expected" -gt 0 ]; then
 			msg+=", $n/$expected"
 			if [ "$n" -gt 0 ] && [ "$n" -lt "$expected" ]; then
