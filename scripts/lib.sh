@@ -129,7 +129,7 @@ apt_suite_download() {
 			die "cannot download $pkg=$ver from $suite: $(tail -n 2 "$st/download.log")"
 		fi
 		f=$(compgen -G "$dest/${pkg}_${ver//:/%3a}_*.deb" | head -n1 || true)
-		[ -n "$f" ] && [ -s "$f" ] || die "apt downloaded no ${pkg}_${ver}_*.deb into $dest"
+		{ [ -n "$f" ] && [ -s "$f" ]; } || die "apt downloaded no ${pkg}_${ver}_*.deb into $dest"
 	fi
 	printf '%s\n' "$f"
 }

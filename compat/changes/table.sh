@@ -12,6 +12,7 @@ printf '| --- | --- | --- | --- | --- |\n'
 for conf in "$here"/*/change.conf; do
 	name=${conf%/change.conf}
 	name=${name##*/}
+	# shellcheck disable=SC2016 # the backquotes are Markdown's
 	printf '| `%s`: %s | %s | `%s` | %s | %s |\n' "$name" "$(field "$conf" title)" \
 		"$(field "$conf" kernel)" "$(field "$conf" old | sed 's/|/\\|/g')" \
 		"$(field "$conf" new | sed 's/|/\\|/g')" "$(field "$conf" vendor | sed 's/|/\\|/g')"

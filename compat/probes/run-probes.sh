@@ -86,7 +86,10 @@ make_cache_dir "$cache/probes" || die "cannot create the probe cache $cache/prob
 shopt -s nullglob
 # The probes: every *.c here, and every probe-*.c of an API change (compat/changes/NAME/),
 # compiled as NAME-VARIANT.
-changes_dir=$(cd "$probes_dir/../changes" 2>/dev/null && pwd || true)
+changes_dir=
+if [ -d "$probes_dir/../changes" ]; then
+	changes_dir=$(cd "$probes_dir/../changes" && pwd)
+fi
 sources=("$probes_dir"/*.c)
 [ -z "$changes_dir" ] || sources+=("$changes_dir"/*/probe-*.c)
 [ ${#sources[@]} -gt 0 ] || die "no probes in $probes_dir"
@@ -106,7 +109,10 @@ key=${key:0:16}
 # lists (one stat for all), or "none" when one of them is gone or the list is unreadable.
 deps_sum() {
 	local deps st
-	[ -s "$1" ] && mapfile -t deps <"$1" 2>/dev/null || { echo none; return; }
+	if ! [ -s "$1" ] || ! mapfile -t deps <"$1" 2>/dev/null; then
+		echo none
+		return
+	fi
 	st=$(stat -c '%n %s %Y %i' -- "${deps[@]}" 2>/dev/null) || { echo none; return; }
 	st=$(sha256sum <<<"$st")
 	echo "${st:0:16}"
@@ -260,7 +266,7 @@ done
 
 # What the compiler read: every file the probes' dependency files name, but the probes
 # themselves (in the work dir).
-cat "$work"/.*.d 2>/dev/null | tr ' \\' '\n\n' | sed -n 's/:$//; /^\//p' | grep -v "^$work/" |
+cat "$work"/.*.d 2>/dev/null | sed 's/[[:space:]\\]\{1,\}/\n/g' | sed -n 's/:$//; /^\//p' | grep -v "^$work/" |
 	sort -u >"$work/deps.txt" || true
 
 # The work dir becomes the result dir (kept whatever happens: it holds the logs).
@@ -327,8 +333,10 @@ final=$cache/probes/$release-$key-$(deps_sum "$entry/deps.txt")
 if [ "$trusted" -eq 1 ]; then
 	# The list of what this run read, for the next lookup (one rename: readers see the
 	# old list or the new one).
-	cp "$entry/deps.txt" "$deps_file.$$" && chmod 0644 "$deps_file.$$" &&
-		mv -f "$deps_file.$$" "$deps_file" || rm -f "$deps_file.$$"
+	if ! { cp "$entry/deps.txt" "$deps_file.$$" && chmod 0644 "$deps_file.$$" &&
+		mv -f "$deps_file.$$" "$deps_file"; }; then
+		rm -f "$deps_file.$$"
+	fi
 	# Publish with one rename; if a concurrent build published first, use its entry.
 	if mv -T "$entry" "$final" 2>/dev/null; then
 		entry=$final

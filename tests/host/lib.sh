@@ -58,7 +58,7 @@ headers_bullseye() {
 			deb=$(apt_suite_download bullseye "$pkg" "$CDEV_COMPAT_CACHE/headers/debs")
 			common=$(dpkg-deb -f "$deb" Depends | grep -o 'linux-headers-[^ ,]*-common' | head -n1)
 			kbuild=$(dpkg-deb -f "$deb" Depends | grep -o 'linux-kbuild-[^ ,]*' | head -n1)
-			[ -n "$common" ] && [ -n "$kbuild" ] || die "cannot resolve what $pkg depends on"
+			{ [ -n "$common" ] && [ -n "$kbuild" ]; } || die "cannot resolve what $pkg depends on"
 			rm -rf "$dir"
 			mkdir -p "$dir"
 			for deb in "$deb" "$(apt_suite_download bullseye "$common" "$CDEV_COMPAT_CACHE/headers/debs")" \

@@ -11,10 +11,10 @@
  */
 #include <linux/device.h>
 
-typedef int (*cdev_compat_probe_fn)(const struct class *cls);
-
-cdev_compat_probe_fn cdev_compat_probe(void);
-cdev_compat_probe_fn cdev_compat_probe(void)
+bool cdev_compat_probe(void);
+bool cdev_compat_probe(void)
 {
-	return class_register;
+	int (*fn)(const struct class *cls) = class_register;
+
+	return fn;
 }

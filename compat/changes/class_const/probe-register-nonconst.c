@@ -8,10 +8,10 @@
  */
 #include <linux/device.h>
 
-typedef int (*cdev_compat_probe_fn)(struct class *cls, struct lock_class_key *key);
-
-cdev_compat_probe_fn cdev_compat_probe(void);
-cdev_compat_probe_fn cdev_compat_probe(void)
+bool cdev_compat_probe(void);
+bool cdev_compat_probe(void)
 {
-	return __class_register;
+	int (*fn)(struct class *cls, struct lock_class_key *key) = __class_register;
+
+	return fn;
 }

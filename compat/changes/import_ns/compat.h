@@ -27,11 +27,8 @@
 #define CDEV_COMPAT_NS_CHAR(s, i)					\
 	((i) < CDEV_COMPAT_NS_LEN(s) ?					\
 	 (s)[((i) < CDEV_COMPAT_NS_LEN(s) ? (i) : 0) + CDEV_COMPAT_NS_QUOTED(s)] : '\0')
-#define CDEV_COMPAT_NS_CHAR8(s, i)					\
-	CDEV_COMPAT_NS_CHAR(s, (i)), CDEV_COMPAT_NS_CHAR(s, (i) + 1),	\
-	CDEV_COMPAT_NS_CHAR(s, (i) + 2), CDEV_COMPAT_NS_CHAR(s, (i) + 3),	\
-	CDEV_COMPAT_NS_CHAR(s, (i) + 4), CDEV_COMPAT_NS_CHAR(s, (i) + 5),	\
-	CDEV_COMPAT_NS_CHAR(s, (i) + 6), CDEV_COMPAT_NS_CHAR(s, (i) + 7)
+/* Character @i of the namespace named by @ns, NUL past its end. */
+#define CDEV_COMPAT_NSC(ns, i)		CDEV_COMPAT_NS_CHAR(__stringify(ns), i)
 
 /**
  * MODULE_IMPORT_NS() - import a symbol namespace, named by an identifier or by a string
@@ -46,13 +43,27 @@
 	static const char __UNIQUE_ID(import_ns)[]			\
 	__used __section(".modinfo") __aligned(1) = {			\
 		'i', 'm', 'p', 'o', 'r', 't', '_', 'n', 's', '=',	\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 0),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 8),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 16),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 24),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 32),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 40),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 48),		\
-		CDEV_COMPAT_NS_CHAR8(__stringify(ns), 56), '\0' }
+		CDEV_COMPAT_NSC(ns, 0), CDEV_COMPAT_NSC(ns, 1), CDEV_COMPAT_NSC(ns, 2),		\
+		CDEV_COMPAT_NSC(ns, 3), CDEV_COMPAT_NSC(ns, 4), CDEV_COMPAT_NSC(ns, 5),		\
+		CDEV_COMPAT_NSC(ns, 6), CDEV_COMPAT_NSC(ns, 7), CDEV_COMPAT_NSC(ns, 8),		\
+		CDEV_COMPAT_NSC(ns, 9), CDEV_COMPAT_NSC(ns, 10), CDEV_COMPAT_NSC(ns, 11),	\
+		CDEV_COMPAT_NSC(ns, 12), CDEV_COMPAT_NSC(ns, 13), CDEV_COMPAT_NSC(ns, 14),	\
+		CDEV_COMPAT_NSC(ns, 15), CDEV_COMPAT_NSC(ns, 16), CDEV_COMPAT_NSC(ns, 17),	\
+		CDEV_COMPAT_NSC(ns, 18), CDEV_COMPAT_NSC(ns, 19), CDEV_COMPAT_NSC(ns, 20),	\
+		CDEV_COMPAT_NSC(ns, 21), CDEV_COMPAT_NSC(ns, 22), CDEV_COMPAT_NSC(ns, 23),	\
+		CDEV_COMPAT_NSC(ns, 24), CDEV_COMPAT_NSC(ns, 25), CDEV_COMPAT_NSC(ns, 26),	\
+		CDEV_COMPAT_NSC(ns, 27), CDEV_COMPAT_NSC(ns, 28), CDEV_COMPAT_NSC(ns, 29),	\
+		CDEV_COMPAT_NSC(ns, 30), CDEV_COMPAT_NSC(ns, 31), CDEV_COMPAT_NSC(ns, 32),	\
+		CDEV_COMPAT_NSC(ns, 33), CDEV_COMPAT_NSC(ns, 34), CDEV_COMPAT_NSC(ns, 35),	\
+		CDEV_COMPAT_NSC(ns, 36), CDEV_COMPAT_NSC(ns, 37), CDEV_COMPAT_NSC(ns, 38),	\
+		CDEV_COMPAT_NSC(ns, 39), CDEV_COMPAT_NSC(ns, 40), CDEV_COMPAT_NSC(ns, 41),	\
+		CDEV_COMPAT_NSC(ns, 42), CDEV_COMPAT_NSC(ns, 43), CDEV_COMPAT_NSC(ns, 44),	\
+		CDEV_COMPAT_NSC(ns, 45), CDEV_COMPAT_NSC(ns, 46), CDEV_COMPAT_NSC(ns, 47),	\
+		CDEV_COMPAT_NSC(ns, 48), CDEV_COMPAT_NSC(ns, 49), CDEV_COMPAT_NSC(ns, 50),	\
+		CDEV_COMPAT_NSC(ns, 51), CDEV_COMPAT_NSC(ns, 52), CDEV_COMPAT_NSC(ns, 53),	\
+		CDEV_COMPAT_NSC(ns, 54), CDEV_COMPAT_NSC(ns, 55), CDEV_COMPAT_NSC(ns, 56),	\
+		CDEV_COMPAT_NSC(ns, 57), CDEV_COMPAT_NSC(ns, 58), CDEV_COMPAT_NSC(ns, 59),	\
+		CDEV_COMPAT_NSC(ns, 60), CDEV_COMPAT_NSC(ns, 61), CDEV_COMPAT_NSC(ns, 62),	\
+		CDEV_COMPAT_NSC(ns, 63), '\0' }
 
 #endif /* CDEV_COMPAT_CHANGE_IMPORT_NS_H */

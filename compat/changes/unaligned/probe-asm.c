@@ -5,7 +5,7 @@
  * Set: unaligned
  * Defines: CDEV_COMPAT_HAVE_LINUX_UNALIGNED_H 0
  */
-#if __has_include(<linux/unaligned.h>)
+#if __has_include("linux/unaligned.h")
 #error "<linux/unaligned.h> exists"
 #endif
 #include <linux/types.h>

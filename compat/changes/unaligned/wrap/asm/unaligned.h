@@ -4,7 +4,7 @@
  * where 6.12 moved it ("move asm/unaligned.h to linux/unaligned.h"). A path only: it works in
  * every build with the cdev-compat line, force-included or not.
  */
-#if __has_include_next(<asm/unaligned.h>)
+#if __has_include_next("asm/unaligned.h")
 #include_next <asm/unaligned.h>
 #else
 #include <linux/unaligned.h>
