@@ -22,10 +22,10 @@
 # subdirectories (obj-m += sub/) included.
 #
 # In the compile pass it runs the feature probes against the kernel being built ($(objtree),
-# never the running kernel) with the same toolchain (ARCH, CROSS_COMPILE, CC, LLVM, ... from
-# the command line or the environment) and the caller's job count, once per kernel (results
-# cached; see probes/run-probes.sh), and stops the build, naming the failed probe's log, when
-# the kernel fits no known variant.
+# never the running kernel) with the compile command of that pass (the same toolchain and
+# flags as the module's objects) and the caller's job count, once per kernel and command
+# (results cached; see probes/run-probes.sh), and stops the build, naming the failed probe's
+# log, when the kernel fits no known variant.
 
 CDEV_COMPAT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
@@ -41,14 +41,21 @@ endif
 endif
 ifndef CDEV_COMPAT_PROBED
 
-# The toolchain the module is built with, passed on to the probes' own Kbuild run; values
-# are quoted for the shell.
-cdev-compat-toolchain := ARCH SUBARCH CROSS_COMPILE CC LD AR NM OBJCOPY OBJDUMP READELF \
-	STRIP LLVM LLVM_IAS HOSTCC HOSTCXX HOSTLD KCFLAGS KCPPFLAGS
+# The probes compile with this pass's own command for a module object: the compiler and the
+# flags the kernel's Makefile computed for it (exported to this pass), so they see the same
+# toolchain (ARCH, CROSS_COMPILE, CC, LLVM, KCFLAGS, W=, ...) as the module. run-probes.sh runs
+# it here, in this pass's directory, as one translation unit, and keys its cache on it; it
+# takes the caller's job count from the MAKEFLAGS make exports to it. Quoted for the shell.
 cdev-compat-quote = '$(subst ','\'',$(1))'
-cdev-compat-probe-args := $(foreach v,$(cdev-compat-toolchain),$(if $(filter command line environment environment override override,$(origin $(v))),$(call cdev-compat-quote,$(v)=$($(v)))))
-# run-probes.sh takes the caller's job count from the MAKEFLAGS make exports to it.
-CDEV_COMPAT_PROBED := $(shell $(CDEV_COMPAT_DIR)/probes/run-probes.sh $(abspath $(objtree)) $(cdev-compat-probe-args))
+cdev-compat-probe-cmd := $(CC) $(NOSTDINC_FLAGS) $(LINUXINCLUDE) \
+	-include $(srctree)/include/linux/compiler_types.h $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) \
+	$(KBUILD_CFLAGS_MODULE) $(CFLAGS_MODULE) -DKBUILD_BASENAME='"cdev_compat_probe"' \
+	-DKBUILD_MODNAME='"cdev_compat_probe"' -D__KBUILD_MODNAME=kmod_cdev_compat_probe
+CDEV_COMPAT_PROBED := $(shell CDEV_COMPAT_PROBE_CMD=$(call cdev-compat-quote,$(cdev-compat-probe-cmd)) \
+	CDEV_COMPAT_PROBE_CC=$(call cdev-compat-quote,$(CC)) \
+	CDEV_COMPAT_PROBE_SRCARCH=$(call cdev-compat-quote,$(SRCARCH)) \
+	CDEV_COMPAT_PROBE_CLANG=$(CONFIG_CC_IS_CLANG) \
+	$(CDEV_COMPAT_DIR)/probes/run-probes.sh --in-pass $(abspath $(objtree)))
 ifneq ($(.SHELLSTATUS),0)
 $(error cdev-compat: feature probes failed for kernel $(KERNELRELEASE) in $(abspath $(objtree)); the failed probe and its log are named above)
 endif

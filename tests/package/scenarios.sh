@@ -151,8 +151,9 @@ t_deb() {
 	dpkg-deb -c "$d" | awk '{ print $6 }' >"$RUN_DIR/user-package.list"
 	check "the user package ships no test device source (no shim, no cdev_shim)" \
 		not grep -q -e shim -e cdev_shim "$RUN_DIR/user-package.list"
-	check "its DKMS source is the probe-record module only" \
-		test "$(grep -c '\.c$' <(grep '^./usr/src/' "$RUN_DIR/user-package.list" | grep -v '/probes/'))" -eq 1
+	check "its DKMS source is the probe-record module only (besides the probes)" \
+		test "$(grep '^./usr/src/.*\.c$' "$RUN_DIR/user-package.list" | grep -v -e '/probes/' -e '/probe-[^/]*\.c$')" \
+		= "./usr/src/cdev-compat-$(dpkg-deb -f "$d" Version | sed 's/-[^-]*$//')/compat/probe-module/cdev_compat_probes.c"
 	check "the test package depends on the user package of the same version" \
 		grep -q "cdev-compat-dkms (= $(dpkg-deb -f "$d" Version))" \
 		<(dpkg-deb -f "$(sed -n 2p "$RUN_DIR/deb1")" Depends)
