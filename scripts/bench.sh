@@ -2,6 +2,8 @@
 # bench.sh - `make bench`: print figures, assert nothing.
 #  - feature-probe time for one kernel (the installed Debian 6.1 headers), cold (empty cache)
 #    and warm (cached), over RUNS runs each: median, min, max;
+#  - what the include line adds to a vendor's one-file module build (tests/vendor-example's
+#    driver), empty and warm probe cache: median of RUNS paired differences;
 #  - text size of cdev_shim.ko, and of a minimal legacy device without and with the helpers
 #    (tests/bench/);
 #  - each one-arg kernel's build: cold (the figures its cache entry kept when it was built;
@@ -49,6 +51,44 @@ printf 'probes: %d probes against %s on %d cores (load average now: %s)\n' "$npr
 	"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'probes cold (empty cache), %d runs: %s (target < 2 s)\n' "$runs" "$(stats "$work/cold.txt")"
 printf 'probes warm (cached), %d runs: %s (target < 0.1 s)\n' "$runs" "$(stats "$work/warm.txt")"
+
+# What the include line adds to a vendor's build: tests/vendor-example's driver, one file,
+# built against the same headers without the line and with it (this checkout's fragment), one
+# after the other in each pair, with an empty probe cache (cold) and a filled one (warm); the
+# figure is the median of the pairs' differences (side by side, so a busy or slower host moves
+# both halves of a pair alike).
+# vendor_build DIR CACHE - seconds one module build of DIR takes (objects removed first).
+vendor_build() {
+	local start
+	rm -f "$1"/*.o "$1"/*.ko "$1"/.*.cmd "$1"/*.mod "$1"/*.mod.c "$1"/modules.order "$1"/Module.symvers
+	start=$(date +%s.%N)
+	CDEV_COMPAT_CACHE=$2 make -s -C "$kdir" M="$1" -j"$(nproc)" modules >"$1/build.log" 2>&1 ||
+		die "vendor build in $1 failed: $1/build.log"
+	awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }'
+}
+for side in plain compat; do
+	mkdir -p "$work/vendor-$side"
+	cp "$CDEV_TOP/tests/vendor-example/vendor_chardev.c" "$work/vendor-$side/"
+	printf 'obj-m := vendor_chardev.o\n' >"$work/vendor-$side/Kbuild"
+done
+printf 'CDEV_COMPAT_FORCE_INCLUDE := y\ninclude %s/compat/cdev-compat.mk\n' "$CDEV_TOP" >>"$work/vendor-compat/Kbuild"
+vendor_build "$work/vendor-plain" "$work/vendor-cache" >/dev/null # the headers into the page cache
+for i in $(seq "$runs"); do
+	rm -rf "$work/vendor-cache"
+	plain=$(vendor_build "$work/vendor-plain" "$work/vendor-cache")
+	compat=$(vendor_build "$work/vendor-compat" "$work/vendor-cache")
+	awk -v a="$compat" -v b="$plain" 'BEGIN { printf "%.3f\n", a - b }' >>"$work/vendor-cold.txt"
+	plain=$(vendor_build "$work/vendor-plain" "$work/vendor-cache")
+	compat=$(vendor_build "$work/vendor-compat" "$work/vendor-cache")
+	awk -v a="$compat" -v b="$plain" 'BEGIN { printf "%.3f\n", a - b }' >>"$work/vendor-warm.txt"
+	printf '%s\n' "$plain" >>"$work/vendor-plain.txt"
+done
+printf 'vendor build, one-file module against %s: without the include line %s\n' "$kdir" \
+	"$(stats "$work/vendor-plain.txt")"
+printf 'vendor build, what the include line adds, empty probe cache, %d pairs: %s (target <= 1 s)\n' \
+	"$runs" "$(stats "$work/vendor-cold.txt")"
+printf 'vendor build, what the include line adds, warm probe cache, %d pairs: %s (target <= 0.05 s)\n' \
+	"$runs" "$(stats "$work/vendor-warm.txt")"
 
 # text_of KO - the .text size of a module, from size(1).
 text_of() {
