@@ -78,6 +78,26 @@ for t in "${names[@]}"; do
 	check "$t: the one translation unit settled every set (compiled alone: ${alone:-none})" test -z "$alone"
 done
 
+# The warm path (run-probes.sh's record of its last result for this build): an unchanged
+# build takes the entry it recorded; a build whose compile command differs (here a flag in
+# CFLAGS_MODULE) probes again and gets an entry of its own.
+if [ -n "${tree[6.1]:-}" ]; then
+	dir=$work/6.1
+	first=$(in_pass_entry "$dir/cache")
+	status=0
+	CDEV_COMPAT_CACHE=$dir/cache kbuild "${tree[6.1]}" "$dir/module" "$dir/again.log" || status=$?
+	now=$(in_pass_entry "$dir/cache")
+	records=$(find "$dir/cache/probes/in-pass" -type f 2>/dev/null | wc -l)
+	check "6.1: the same build again takes the recorded entry (status $status, entries: $(grep -c . <<<"$now"), records: $records)" \
+		test "$status" -eq 0 -a "$now" = "$first" -a "$records" -eq 1
+	status=0
+	CDEV_COMPAT_CACHE=$dir/cache kbuild "${tree[6.1]}" "$dir/module" "$dir/flag.log" CFLAGS_MODULE=-DCDEV_COMPAT_T_FLAG=1 ||
+		status=$?
+	flagged=$(grep -l -e '-DCDEV_COMPAT_T_FLAG=1' "$dir"/cache/probes/*/logs/command.txt 2>/dev/null | wc -l || true)
+	check "6.1: a build with another compile command probes again with it (status $status, entries with the flag: $flagged)" \
+		eval '[ "$status" -eq 0 ] && [ "$flagged" -eq 1 ] && [ "$(in_pass_entry "$dir/cache" | wc -l)" -eq 2 ]'
+fi
+
 # A header that breaks when included: the shared unit's error names no probe; every probe is
 # then compiled alone, and the broken set is named with its log.
 if [ -n "${tree[6.1]:-}" ]; then
