@@ -9,6 +9,7 @@
 # converts it, as a vendor would build it; the as-written copy is kept beside it (NAME.orig.c)
 # for the record. The Kbuild includes the installed fragment, as a vendor's does
 # (CC_FRAGMENT=path overrides it: a checkout's compat/cdev-compat.mk for a build on this host).
+# CC_ONLY="NAME..." stages only those changes (a mutant's run of t-changes).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -32,6 +33,7 @@ names=()
 for dir in "$top"/compat/changes/*/; do
 	dir=${dir%/}
 	name=${dir##*/}
+	[ -z "${CC_ONLY:-}" ] || [[ " $CC_ONLY " == *" $name "* ]] || continue
 	src=$dir/corpus/$spelling.c
 	[ -f "$src" ] || continue
 	names+=("$name")

@@ -30,10 +30,12 @@ suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
 	# Every tests/host/t-*.sh, but those whose header says "# Part: make test" (run by
 	# tests/run-all.sh after the builds they need), then the package scenarios.
+	# The package scenarios first: the longest suite (a quarter of the whole), started last it
+	# would run alone at the end while the other slot idles.
+	[ -x "$CDEV_TOP/tests/package/run.sh" ] && suites+=(../package/run)
 	for f in "$HOST_TESTS"/t-*.sh; do
 		grep -q '^# Part: make test' "$f" || suites+=("$(basename "$f" .sh)")
 	done
-	[ -x "$CDEV_TOP/tests/package/run.sh" ] && suites+=(../package/run)
 fi
 timeout_s=${CDEV_CHECK_TIMEOUT:-3600}
 interval=${PROGRESS_INTERVAL:-60}

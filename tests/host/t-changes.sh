@@ -15,7 +15,8 @@
 # - the vendor matrix's diagnosis names the change of each such failure;
 # - docs/vendors.md's table is current.
 # T_CHANGES_KERNELS="7.3" (a subset of 5.10 6.1 7.3) limits the probes and corpus builds to
-# those trees, and drops the parts that need both sides (what a mutant's run needs).
+# those trees, and drops the parts that need both sides; T_CHANGES_ONLY="NAME..." limits the
+# corpus builds and the per-change checks to those changes (what a mutant's run needs).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -33,6 +34,13 @@ for dir in "$changes"/*/; do
 	names+=("${dir##*/}")
 done
 check "there are API changes (${#names[@]}: ${names[*]})" test "${#names[@]}" -gt 0
+if [ -n "${T_CHANGES_ONLY:-}" ]; then
+	read -r -a names <<<"$T_CHANGES_ONLY"
+	for name in "${names[@]}"; do
+		[ -d "$changes/$name" ] || die "T_CHANGES_ONLY: no change '$name'"
+	done
+fi
+export CC_ONLY=${T_CHANGES_ONLY:-}
 for name in "${names[@]}"; do
 	conf=$changes/$name/change.conf
 	lacks=''

@@ -2,8 +2,9 @@
 # Lifetimes under stress and fault injection (issue 32), on the debug one-arg kernels (KASAN,
 # late kobject releases, lockdep, slub debugging), two running vCPUs:
 # - two threads, one on each CPU: one opens, reads and closes a device as fast as it can, while
-#   the other, as soon as a file is open, unregisters and registers it again, so that the read
-#   and the (often last) close race the re-registration; 10,000 rounds, for the redirect device
+#   the other, as soon as a file is open (or after 20 ms), unregisters and registers it again,
+#   so that the read and the (often last) close race the re-registration; 10,000 rounds (each
+#   race's time is printed), for the redirect device
 #   and for a handle; then an rmmod that must return (within 600 s: with late kobject releases
 #   the kernel releases some 20,000 cdevs first; its time is printed);
 # - every fault-injection point of registering the redirect device and of registering a
@@ -93,7 +94,7 @@ faults() {
 		shim_load || { OTHER=$((OTHER + 1)); ktap_diag "$what point $n: load failed"; break; }
 		arg=
 		if [ "$what" = reuse ]; then
-			out=$("$SHIM_TEST" register 0 0 4 1)
+			out=$("$SHIM_TEST" register 0 0 1 1)
 			id=$(field id "$out")
 			[ -n "$id" ] || { OTHER=$((OTHER + 1)); ktap_diag "register: $out"; break; }
 			arg=$id
