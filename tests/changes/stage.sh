@@ -9,7 +9,8 @@
 # converts it, as a vendor would build it; the as-written copy is kept beside it (NAME.orig.c)
 # for the record. The Kbuild includes the installed fragment, as a vendor's does
 # (CC_FRAGMENT=path overrides it: a checkout's compat/cdev-compat.mk for a build on this host).
-# CC_ONLY="NAME..." stages only those changes (a mutant's run of t-changes).
+# CC_ONLY="NAME..." stages only those changes, without changes-test (a mutant's run of
+# t-changes, which builds the modules on the host and runs no guest).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -66,6 +67,11 @@ done
 	printf '};\n'
 } >"$out/changes-tests.inc"
 rm -f "$out/changes-tests.inc.tmp"
+if [ -n "${CC_ONLY:-}" ]; then
+	rm -f "$out/changes-tests.inc"
+	printf '%s\n' "$out"
+	exit 0
+fi
 gcc -O2 -Wall -Wextra -Werror -static -DCC_SPELLING="\"$spelling\"" -I"$out" -o "$out/changes-test" \
 	"$here/changes-test.c" ||
 	die "changes-test does not build"
