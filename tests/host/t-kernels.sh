@@ -57,3 +57,17 @@ broken "a stale README table" 's/^| bullseye | 5.10 /| bullseye | 5.11 /' tests/
 copy
 cp "$work/copy/tests/matrix/kernels/30-trixie.conf" "$work/copy/tests/matrix/kernels/35-forky.conf"
 check "a new description that is in no workflow is found" test -n "$(problems "$work/copy")"
+
+# The soak's long tests ("# Soak: long"): make soak runs them, make test (CDEV_SOAK_LONG=0)
+# leaves them out, on every debug one-arg kernel.
+# shellcheck source=../matrix/lib/suites.sh
+. "$CDEV_TOP/tests/matrix/lib/suites.sh"
+for k in onearg onearg-newest; do
+	full=$(suite_tests_all soak "$k" | paste -sd' ')
+	short=$(CDEV_SOAK_LONG=0 suite_tests_all soak "$k" | paste -sd' ')
+	in_full=no in_short=no
+	[[ " $full " != *" 45-lifetime-stress "* ]] || in_full=yes
+	[[ " $short " != *" 45-lifetime-stress "* ]] || in_short=yes
+	check "$k: make soak runs 45-lifetime-stress ($full), make test's soak does not ($short)" \
+		test "$in_full" = yes -a "$in_short" = no
+done
