@@ -4,7 +4,7 @@
 # it to a scratch copy (a clean export of the working tree, never the tree itself), runs the
 # command there and prints one table: mutant, tag, killed or not, time. See README.md.
 #
-#   tests/mutants/run-mutants.sh [--guest] [--tap] [--no-control] [NAME...]
+#   tests/mutants/run-mutants.sh [--guest] [--tap] [--no-control] [--skip-slow] [NAME...]
 #   tests/mutants/run-mutants.sh --record NAME host|guest 'TEST COMMAND' ['EXPECT REGEX']
 #
 #   --guest       also the guest mutants (GUEST=1 in the environment does the same); they boot
@@ -12,6 +12,7 @@
 #   --tap         "ok - ..."/"not ok - ..." lines as well (the t-mutants suite of make check)
 #   --no-control  do not run each test command on the unmutated copy first (make check has
 #                 just run the same suites)
+#   --skip-slow   leave out the mutants with a "Slow:" header line (make test's t-mutants)
 #   NAME...       only these mutants
 #   CDEV_MUTANT_JOBS=N  mutants run at once, each in its own copy (default 2; 1 with --guest:
 #                 a guest mutant boots a matrix that uses both cores)
@@ -30,7 +31,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 
 here=$CDEV_TOP/tests/mutants
-guest=0 tap=0 control=1 names=()
+guest=0 tap=0 control=1 skip_slow=0 names=()
 case "${GUEST:-}" in 1 | y | yes) guest=1 ;; esac
 
 record() {
@@ -58,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--guest) guest=1 ;;
 	--tap) tap=1 ;;
 	--no-control) control=0 ;;
+	--skip-slow) skip_slow=1 ;;
 	--record)
 		[ $# -ge 4 ] || die "usage: $0 --record NAME host|guest 'TEST COMMAND' ['EXPECT REGEX']"
 		record "$2" "$3" "$4" "${5:-}"
@@ -85,6 +87,7 @@ else
 	for m in "$here"/*.patch; do
 		tag=$(field "$m" Tag)
 		[ "$tag" = host ] || [ "$guest" -eq 1 ] || continue
+		[ "$skip_slow" -eq 0 ] || [ -z "$(field "$m" Slow)" ] || continue
 		mutants+=("$m")
 	done
 fi
