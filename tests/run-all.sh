@@ -28,8 +28,14 @@ timed() {
 	return "$rc"
 }
 
+own_failures=() part_outputs=()
 result() {
-	if [ "$1" = ok ]; then total_passed=$((total_passed + 1)); else total_failed=$((total_failed + 1)); fi
+	if [ "$1" = ok ]; then
+		total_passed=$((total_passed + 1))
+	else
+		total_failed=$((total_failed + 1))
+		own_failures+=("${*:2}")
+	fi
 	shift
 	printf '%s\n' "$*"
 }
@@ -39,6 +45,7 @@ run_part() {
 	local name=$1 out rc=0 last p f
 	shift
 	out=$BUILD_DIR/$name.out
+	part_outputs+=("$out")
 	log "$name: $* (output also in $out)"
 	timed "$name" "$@" 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1 || true)
@@ -96,5 +103,16 @@ else
 fi
 printf 'total %s\n' "$(elapsed "$run_start")" >>"$times.tmp"
 mv "$times.tmp" "$times"
+# The failures again, last, where a reader of only the end of the output sees them: each part's
+# "not ok" lines (its output file named), then this script's own.
+if [ "$total_failed" -gt 0 ]; then
+	echo "# the failed results, by part:"
+	for out in "${part_outputs[@]}"; do
+		grep -E '^not ok' "$out" | head -n 20 | sed "s|^|# $(basename "$out" .out): |" || true
+	done
+	for line in "${own_failures[@]}"; do
+		printf '# run-all: %s\n' "$line"
+	done
+fi
 printf '%d passed, %d failed\n' "$total_passed" "$total_failed"
 [ "$total_failed" -eq 0 ]
