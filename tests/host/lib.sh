@@ -15,6 +15,12 @@ mkdir -p "$TEST_WORK"
 ok() { printf 'ok - %s\n' "$*"; }
 not_ok() { printf 'not ok - %s\n' "$*"; }
 plan() { printf '1..%d\n' "$1"; }
+# in_parts VAR NAME DEFAULT - whether NAME is one of the words of $VAR (DEFAULT when VAR is
+# unset or empty): the parts of a suite a run asks for (a mutant's run needs only its own).
+in_parts() {
+	local list=${!1:-$3}
+	[[ " $list " == *" $2 "* ]]
+}
 # check DESC CMD... - one result line from a command's status.
 check() {
 	local desc=$1

@@ -4,7 +4,8 @@
 # its profile exists, its soak tests are guest tests), the workflows' kernel lists (matrix.yml:
 # the "suite" kernels; vendor-matrix.yml's default: the "vendor" kernels), the kernels of
 # docs/vendors.md's calling lines, and the table of tests/matrix/kernels/README.md. Then the
-# same checks on copies with one field wrong, which must fail.
+# same checks on copies with one field wrong, which must fail. Last, the soak's lists.
+# T_KERNELS_PARTS="agree soak" (default: both) runs only those parts (what a mutant's run needs).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,55 +20,59 @@ problems() {
 	"$HOST_TESTS/kernels-agree.sh" "$1" 2>&1
 }
 
-out=$(problems "$CDEV_TOP")
-[ -z "$out" ] || printf '# %s\n' "${out//$'\n'/$'\n'# }"
-check "the kernel descriptions, the workflows, docs/vendors.md and the README table agree" test -z "$out"
 # shellcheck source=../matrix/lib/kernels.sh
 . "$CDEV_TOP/tests/matrix/lib/kernels.sh"
-for k in $(kernel_names); do
-	check "$k is in the README table" grep -q "^| $k |" "$CDEV_TOP/tests/matrix/kernels/README.md"
-done
+if in_parts T_KERNELS_PARTS agree "agree soak"; then
+	out=$(problems "$CDEV_TOP")
+	[ -z "$out" ] || printf '# %s\n' "${out//$'\n'/$'\n'# }"
+	check "the kernel descriptions, the workflows, docs/vendors.md and the README table agree" test -z "$out"
+	for k in $(kernel_names); do
+		check "$k is in the README table" grep -q "^| $k |" "$CDEV_TOP/tests/matrix/kernels/README.md"
+	done
 
-# The same checks must fail on a copy with one thing out of step.
-copy() {
-	rm -rf "$work/copy"
-	mkdir -p "$work/copy/tests/matrix" "$work/copy/tests/guest" "$work/copy/.github" "$work/copy/docs"
-	cp -r "$CDEV_TOP/tests/matrix/lib" "$CDEV_TOP/tests/matrix/kernels" "$work/copy/tests/matrix/"
-	cp -r "$CDEV_TOP/tests/guest/tests.d" "$work/copy/tests/guest/"
-	cp -r "$CDEV_TOP/.github/workflows" "$work/copy/.github/"
-	cp -r "$CDEV_TOP/kernel" "$CDEV_TOP/mkosi.profiles" "$CDEV_TOP/scripts" "$work/copy/"
-	cp "$HOST_TESTS/kernels-agree.sh" "$work/copy/"
-	cp "$CDEV_TOP/docs/vendors.md" "$work/copy/docs/"
-}
-# broken DESC SED FILE - a copy with SED applied to FILE (relative) must show a problem.
-broken() {
+	# The same checks must fail on a copy with one thing out of step.
+	copy() {
+		rm -rf "$work/copy"
+		mkdir -p "$work/copy/tests/matrix" "$work/copy/tests/guest" "$work/copy/.github" "$work/copy/docs"
+		cp -r "$CDEV_TOP/tests/matrix/lib" "$CDEV_TOP/tests/matrix/kernels" "$work/copy/tests/matrix/"
+		cp -r "$CDEV_TOP/tests/guest/tests.d" "$work/copy/tests/guest/"
+		cp -r "$CDEV_TOP/.github/workflows" "$work/copy/.github/"
+		cp -r "$CDEV_TOP/kernel" "$CDEV_TOP/mkosi.profiles" "$CDEV_TOP/scripts" "$work/copy/"
+		cp "$HOST_TESTS/kernels-agree.sh" "$work/copy/"
+		cp "$CDEV_TOP/docs/vendors.md" "$work/copy/docs/"
+	}
+	# broken DESC SED FILE - a copy with SED applied to FILE (relative) must show a problem.
+	broken() {
+		copy
+		sed -i "$2" "$work/copy/$3"
+		cmp -s "$CDEV_TOP/$3" "$work/copy/$3" && { not_ok "$1 (the edit changed nothing)"; return; }
+		check "$1 is found" test -n "$(problems "$work/copy")"
+	}
+	broken "a kernel missing from matrix.yml" 's/, onearg-newest\]/]/' .github/workflows/matrix.yml
+	broken "a kernel missing from vendor-matrix.yml's default" 's/,onearg-newest-nodebug$//' .github/workflows/vendor-matrix.yml
+	broken "a kernel moved out of the suite list" 's/^lists=suite$/lists=/' tests/matrix/kernels/50-onearg.conf
+	broken "a description without a field" '/^pin=/d' tests/matrix/kernels/30-trixie.conf
+	broken "a built kernel whose base does not exist" 's/^base=7.3$/base=9.9/' tests/matrix/kernels/60-onearg-newest.conf
+	broken "a profile that does not exist" 's/^profile=trixie$/profile=forky/' tests/matrix/kernels/30-trixie.conf
+	broken "a soak test that does not exist" 's/50-stress/51-stress/' tests/matrix/kernels/50-onearg.conf
+	broken "a stale README table" 's/^| bullseye | 5.10 /| bullseye | 5.11 /' tests/matrix/kernels/README.md
 	copy
-	sed -i "$2" "$work/copy/$3"
-	cmp -s "$CDEV_TOP/$3" "$work/copy/$3" && { not_ok "$1 (the edit changed nothing)"; return; }
-	check "$1 is found" test -n "$(problems "$work/copy")"
-}
-broken "a kernel missing from matrix.yml" 's/, onearg-newest\]/]/' .github/workflows/matrix.yml
-broken "a kernel missing from vendor-matrix.yml's default" 's/,onearg-newest-nodebug$//' .github/workflows/vendor-matrix.yml
-broken "a kernel moved out of the suite list" 's/^lists=suite$/lists=/' tests/matrix/kernels/50-onearg.conf
-broken "a description without a field" '/^pin=/d' tests/matrix/kernels/30-trixie.conf
-broken "a built kernel whose base does not exist" 's/^base=7.3$/base=9.9/' tests/matrix/kernels/60-onearg-newest.conf
-broken "a profile that does not exist" 's/^profile=trixie$/profile=forky/' tests/matrix/kernels/30-trixie.conf
-broken "a soak test that does not exist" 's/50-stress/51-stress/' tests/matrix/kernels/50-onearg.conf
-broken "a stale README table" 's/^| bullseye | 5.10 /| bullseye | 5.11 /' tests/matrix/kernels/README.md
-copy
-cp "$work/copy/tests/matrix/kernels/30-trixie.conf" "$work/copy/tests/matrix/kernels/35-forky.conf"
-check "a new description that is in no workflow is found" test -n "$(problems "$work/copy")"
+	cp "$work/copy/tests/matrix/kernels/30-trixie.conf" "$work/copy/tests/matrix/kernels/35-forky.conf"
+	check "a new description that is in no workflow is found" test -n "$(problems "$work/copy")"
+fi
 
 # The soak's long tests ("# Soak: long"): make soak runs them, make test (CDEV_SOAK_LONG=0)
 # leaves them out, on every debug one-arg kernel.
 # shellcheck source=../matrix/lib/suites.sh
 . "$CDEV_TOP/tests/matrix/lib/suites.sh"
-for k in onearg onearg-newest; do
-	full=$(suite_tests_all soak "$k" | paste -sd' ')
-	short=$(CDEV_SOAK_LONG=0 suite_tests_all soak "$k" | paste -sd' ')
-	in_full=no in_short=no
-	[[ " $full " != *" 45-lifetime-stress "* ]] || in_full=yes
-	[[ " $short " != *" 45-lifetime-stress "* ]] || in_short=yes
-	check "$k: make soak runs 45-lifetime-stress ($full), make test's soak does not ($short)" \
-		test "$in_full" = yes -a "$in_short" = no
-done
+if in_parts T_KERNELS_PARTS soak "agree soak"; then
+	for k in onearg onearg-newest; do
+		full=$(suite_tests_all soak "$k" | paste -sd' ')
+		short=$(CDEV_SOAK_LONG=0 suite_tests_all soak "$k" | paste -sd' ')
+		in_full=no in_short=no
+		[[ " $full " != *" 45-lifetime-stress "* ]] || in_full=yes
+		[[ " $short " != *" 45-lifetime-stress "* ]] || in_short=yes
+		check "$k: make soak runs 45-lifetime-stress ($full), make test's soak does not ($short)" \
+			test "$in_full" = yes -a "$in_short" = no
+	done
+fi

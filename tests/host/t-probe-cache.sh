@@ -18,7 +18,7 @@ set -euo pipefail
 
 # part NAME - whether this run includes part NAME.
 part() {
-	[[ " ${T_PROBE_CACHE:-modes trust concurrent inplace} " == *" $1 "* ]]
+	in_parts T_PROBE_CACHE "$1" "modes trust concurrent inplace"
 }
 
 work=$TEST_WORK/probe-cache
