@@ -14,7 +14,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-die() { printf 'stage.sh: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=../../scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 [ $# -eq 2 ] || die "usage: stage.sh OUT old|new"
 out=$1 spelling=$2
@@ -41,6 +42,7 @@ for dir in "$top"/compat/changes/*/; do
 	mod=cc_${name}_$spelling
 	cp "$src" "$out/$mod.c"
 	if compgen -G "$dir/*.cocci" >/dev/null; then
+		need_coccinelle
 		cp "$src" "$out/$mod.orig.c"
 		"$top/scripts/cdev-compat-migrate" --api --in-place "$out/$mod.c" ||
 			die "cdev-compat-migrate --api failed on $src"

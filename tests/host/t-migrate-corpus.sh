@@ -14,9 +14,8 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-need_pkgs spatch:coccinelle /usr/bin/python3:python3 perl:perl
-# spatch's Python rules dlopen() libpython3.X.so, which Debian 12's coccinelle does not depend on.
-need_pkgs "$(/usr/bin/python3 -c 'import sysconfig as s; print(s.get_config_var("LIBDIR") + "/libpython" + s.get_config_var("LDVERSION") + ".so")'):libpython3-dev"
+need_pkgs perl:perl
+need_coccinelle
 tool=$CDEV_TOP/scripts/cdev-compat-migrate
 corpus=$CDEV_TOP/tests/migrate-corpus
 work=$TEST_WORK/migrate-corpus
