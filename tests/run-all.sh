@@ -104,11 +104,12 @@ fi
 printf 'total %s\n' "$(elapsed "$run_start")" >>"$times.tmp"
 mv "$times.tmp" "$times"
 # The failures again, last, where a reader of only the end of the output sees them: each part's
-# "not ok" lines (its output file named), then this script's own.
+# "not ok" lines and the matrix report's "KERNEL: fail|hang|error|prepared: why" lines (its
+# output file named), then this script's own.
 if [ "$total_failed" -gt 0 ]; then
 	echo "# the failed results, by part:"
 	for out in "${part_outputs[@]}"; do
-		grep -E '^not ok' "$out" | head -n 20 | sed "s|^|# $(basename "$out" .out): |" || true
+		grep -E '^(not ok|[A-Za-z0-9._-]+: (fail|hang|error|prepared): )' "$out" | head -n 20 | sed "s|^|# $(basename "$out" .out): |" || true
 	done
 	for line in "${own_failures[@]}"; do
 		printf '# run-all: %s\n' "$line"
