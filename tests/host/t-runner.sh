@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-plan 46
+plan 48
 work=$TEST_WORK/runner
 rm -rf "$work"
 mkdir -p "$work/suites"
@@ -235,6 +235,28 @@ got=$(helpers lines_changed $'1 a\n2 b' $'2 b\n3 c')
 check "guest helpers: lines_changed ('$got')" test "$got" = "-1 a;+3 c;"
 got="$(helpers field minor 'dev=x major=10 minor=257 index=3'),$(helpers field id 'dev=x idx=1')"
 check "guest helpers: field ('$got')" test "$got" = "257,"
+
+# log_since on a stand-in dmesg: the lines after the last line holding the mark; and in linear
+# time: 2 MB after the mark (what 20,000 late kobject releases log) took bash's
+# ${log##*"$mark"} hours under TCG (45-lifetime-stress hung there), here a fraction of a second,
+# so 20 s is a bound only a quadratic match reaches.
+mkdir -p "$work/bin"
+printf '#!/bin/sh\nexec cat "%s/dmesg.txt"\n' "$work" >"$work/bin/dmesg"
+chmod +x "$work/bin/dmesg"
+printf '%s\n' "a" "cdev-compat-test: mark 1" "b" "x cdev-compat-test: mark 1 again" "c" "d" >"$work/dmesg.txt"
+got=$(PATH=$work/bin:$PATH helpers log_since "cdev-compat-test: mark 1" | tr '\n' '|')
+check "guest helpers: log_since gives the lines after the last line with the mark ('$got')" test "$got" = "c|d|"
+{
+	echo "cdev-compat-test: mark 2"
+	for ((i = 0; i < 25000; i++)); do
+		echo "kobject: 'cdev' (00000000f00d$i): kobject_release, parent 0000000000000000 (delayed 1000)"
+	done
+	echo "BUG: the last line"
+} >"$work/dmesg.txt"
+# shellcheck disable=SC2016 # the inner shell expands them
+got=$(PATH=$work/bin:$PATH timeout 20 bash -c '. "$1/ktap.sh"; . "$1/shim.sh"; log_since "cdev-compat-test: mark 2" | wc -l' _ "$g/lib" 2>&1) ||
+	got="status $? (124: timed out)"
+check "guest helpers: log_since reads 2 MB after the mark within 20 s ('$got' lines, want 25001)" test "$got" = 25001
 
 # --- 5. new diagnostics: every file's, sorted before comm --------------------------------------
 printf '%s\n' "/x/cpuid.c:40:2: warning: b" "/x/cpuid.c:10:5: warning: a" >"$work/native.log"

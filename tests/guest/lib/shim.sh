@@ -20,6 +20,14 @@ wait_for() {
 	done
 }
 
+# log_since MARK - the kernel log after the last line that holds MARK (a line the test wrote
+# to /dev/kmsg). Not ${log##*"$MARK"}: bash matches that in time quadratic in the text after
+# MARK, hours under TCG for the megabytes of "kobject: ... (delayed N)" lines that 20,000
+# registrations leave on the kernel with late kobject releases.
+log_since() {
+	dmesg | awk -v m="$1" 'index($0, m) { n = 0; next } { l[++n] = $0 } END { for (i = 1; i <= n; i++) print l[i] }'
+}
+
 # chrdevs_read - CHRDEVS: the "Character devices" part of /proc/devices, "major name" each, in
 # the kernel's order (by major, then first minor).
 chrdevs_read() {

@@ -80,8 +80,7 @@ bad_params() {
 		shim_unload
 		return
 	fi
-	log=$(dmesg)
-	log=${log##*"$mark"}
+	log=$(log_since "$mark")
 	if [[ $log != *"$reason"* ]]; then
 		ktap_fail "$name" "kernel log after the failed load lacks '$reason': $(tail -n 3 <<<"$log" | tr '\n' ' ')"
 	elif [ "$(chrdevs)" != "$before" ]; then

@@ -123,8 +123,7 @@ echo "$peer_mark" >/dev/kmsg
 if [ -z "$rmaj" ] || ! modprobe cdev_shim_peer major="$rmaj"; then
 	ktap_fail peer_unregister_ignored "redirect major '$rmaj'; modprobe cdev_shim_peer major=$rmaj failed"
 else
-	log=$(dmesg)
-	log=${log##*"$peer_mark"}
+	log=$(log_since "$peer_mark")
 	rm -f "$node"
 	mknod "$node" c "$rmaj" 0
 	who=$("$SHIM_TEST" whoami "$node")
@@ -185,8 +184,7 @@ changed=$(lines_changed "$before" "$(chrdevs)")
 changed=$(tr ';' '\n' <<<"$changed" | grep -v '^[-+][0-9]* cdev_shim' | tr '\n' ' ')
 expect proc_devices_restored "changed: $changed" test -z "${changed// /}"
 
-log=$(dmesg)
-log=${log##*"$mark"}
+log=$(log_since "$mark")
 bad=$(grep -E 'BUG|Oops|general protection|Poison overwritten|refcount_t|use-after-free|KASAN|ODEBUG|WARNING:|Object padding|Redzone' <<<"$log" | head -n 3)
 expect kernel_log_clean "${bad:-clean}" test -z "$bad"
 ktap_done

@@ -39,13 +39,6 @@ rounds=10000
 node=/dev/cdev_shim_test_race
 bad_log='BUG|Oops|general protection|refcount_t|ODEBUG|KASAN|use-after-free|Poison overwritten|WARNING:|Redzone|hung_task|blocked for more than'
 
-# log_since MARK - the kernel log after the line MARK.
-log_since() {
-	local log
-	log=$(dmesg)
-	printf '%s\n' "${log##*"$1"}"
-}
-
 # --- the race: last close against unregister and register again ---------------------------
 mark="cdev-compat-test: 45-lifetime race $$"
 echo "$mark" >/dev/kmsg

@@ -125,8 +125,7 @@ works_xz_dec_test() {
 	cat "$DATA/xz-sample.xz" >"$node" || { echo "writing the .xz stream failed"; rm -f "$node"; return 1; }
 	rm -f "$node"
 	want=$(<"$DATA/xz-sample.crc32")
-	log=$(dmesg)
-	log=${log##*"$mark"}
+	log=$(log_since "$mark")
 	got=
 	while [[ $log =~ XZ_STREAM_END,\ CRC32\ =\ 0x([0-9A-Fa-f]+) ]]; do
 		got=${BASH_REMATCH[1]}
