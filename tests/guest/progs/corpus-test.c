@@ -6,6 +6,15 @@
  * costs 50-150 ms, more than the loads themselves. Here a load is finit_module(), an unload
  * delete_module(), as insmod and rmmod do them.
  *
+ * An unload runs in a child, and the next driver loads while it finishes: delete_module()
+ * returns only when the module's kobject is released, which CONFIG_DEBUG_KOBJECT_RELEASE
+ * (the 6.1 debug one-arg kernel) delays by 1-4 s, twice when a cdev of the module holds the
+ * module's kobject (the cdev's release drops it, itself 1-4 s late): some 5 s an unload, two
+ * minutes of waiting over the corpus. The driver's exit has run before that wait, so the
+ * checks after the unload run as soon as /proc/devices is as before; the unload's result
+ * follows when its delete_module() returns (at the latest before the same module loads
+ * again, the loads going driver by driver through the first load lines, then the second).
+ *
  *   corpus-test LEGACY NODES
  *	LEGACY: the image's legacy-drivers directory (corpus-manifest, VARIANT/status,
  *	VARIANT/MODULE.ko, VARIANT/MODULE.spec, VARIANT/build.log); NODES: a directory for
@@ -27,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +45,7 @@
 #define LINE_LEN 512
 #define FREE_FROM 234
 #define FREE_TO 254
+#define MAX_PENDING 32
 
 struct chrdev {
 	unsigned int major;
@@ -291,6 +302,93 @@ static int wait_chr(const char *path, int want, struct stat *st)
 	return -1;
 }
 
+/* An unload still running in a child; its result is printed when the child is reaped. */
+struct pending {
+	pid_t pid;
+	int reaped, status;
+	long t0;
+	char m[128];
+	char t[300];
+	char why[LINE_LEN];
+};
+
+static struct pending pend[MAX_PENDING];
+static int npend;
+
+/* reap_one - wait for pend[i]'s delete_module(), print its test's result, drop the entry. */
+static void reap_one(int i)
+{
+	struct pending *p = &pend[i];
+	int err;
+
+	while (!p->reaped && waitpid(p->pid, &p->status, 0) < 0 && errno == EINTR)
+		;
+	err = WIFEXITED(p->status) ? WEXITSTATUS(p->status) : -1;
+	ktap_diag("rmmod %s returned after %ld ms", p->m, now_ms() - p->t0);
+	if (err)
+		ktap_fail(p->t, "rmmod %s failed: %s", p->m,
+			  err > 0 ? strerror(err) : "its child did not exit");
+	else if (p->why[0])
+		ktap_fail(p->t, "%s", p->why);
+	else
+		ktap_ok(p->t);
+	pend[i] = pend[--npend];
+}
+
+/* reap - wait for the pending unload of module m, if any (m NULL: for every pending one). */
+static void reap(const char *m)
+{
+	int i;
+
+	for (i = npend - 1; i >= 0; i--)
+		if (!m || !strcmp(pend[i].m, m))
+			reap_one(i);
+}
+
+/*
+ * unload_start - delete_module(m) in a child, the test t's result left pending; then poll,
+ * every 10 ms for at most 30 s, until /proc/devices is as before (the driver's exit has run)
+ * or the child has ended. after: /proc/devices then. NULL when no child could run it (t
+ * has failed).
+ */
+static struct pending *unload_start(const char *m, const char *t, const struct devlist *before,
+				    struct devlist *after)
+{
+	struct pending *p;
+	char d[LINE_LEN];
+	int i;
+
+	if (npend == MAX_PENDING)
+		reap(NULL);
+	p = &pend[npend];
+	memset(p, 0, sizeof(*p));
+	fmt(p->m, sizeof(p->m), "%s", m);
+	fmt(p->t, sizeof(p->t), "%s", t);
+	p->t0 = now_ms();
+	fflush(stdout);
+	p->pid = fork();
+	if (p->pid == 0)
+		_exit(syscall(SYS_delete_module, m, O_NONBLOCK) ? errno : 0);
+	if (p->pid < 0) {
+		ktap_fail(t, "rmmod %s: fork: %s", m, strerror(errno));
+		return NULL;
+	}
+	npend++;
+	for (i = 0; i < 3000; i++) {
+		chrdevs(after);
+		diff(before, after, d, sizeof(d));
+		if (!d[0])
+			break;
+		if (waitpid(p->pid, &p->status, WNOHANG) == p->pid) {
+			p->reaped = 1;
+			chrdevs(after);
+			break;
+		}
+		sleep_ms(10);
+	}
+	return p;
+}
+
 /* make_node - a fresh character node at path. */
 static int make_node(const char *path, unsigned int major, unsigned int minor)
 {
@@ -515,6 +613,7 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 	static struct devlist before, after;
 	char tl[256], t[300], params[LINE_LEN], buf[LINE_LEN], *w, *save = NULL;
 	char want[LINE_LEN], got[LINE_LEN], gained[2048], ko[LINE_LEN], taint[32] = "";
+	struct pending *p;
 	unsigned int fixed = 0;
 	long t0, t1, t2, load_ms;
 	int fd, i, err, rc;
@@ -522,6 +621,7 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 
 	test_name(tl, sizeof(tl), v, m, "");
 	append(tl, sizeof(tl), "_load%d", n);
+	reap(m);
 
 	/* Parameters: NAME=@free asks for a free major as a fixed one. */
 	params[0] = '\0';
@@ -614,51 +714,93 @@ static void one_load(const char *legacy, const char *nodes, const char *v, const
 
 	fmt(t, sizeof(t), "%s_unloads", tl);
 	t1 = now_ms();
-	if (syscall(SYS_delete_module, m, O_NONBLOCK)) {
-		ktap_diag("rmmod %s: %s", m, strerror(errno));
-		ktap_fail(t, "rmmod %s failed", m);
+	p = unload_start(m, t, &before, &after);
+	if (!p)
 		return;
-	}
 	t0 = now_ms() - t1;
-	chrdevs(&after);
 	diff(&before, &after, gained, sizeof(gained));
 	if (gained[0])
-		ktap_fail(t, "/proc/devices now differs by '%s'", gained);
+		fmt(p->why, sizeof(p->why), "/proc/devices now differs by '%s'", gained);
 	else if (check_unloaded(s, nodes))
-		ktap_fail(t, "something of %s is left after the unload", m);
-	else
-		ktap_ok(t);
-	ktap_diag("times: load %ld ms, checks %ld ms, unload %ld ms, checks after it %ld ms",
+		fmt(p->why, sizeof(p->why), "something of %s is left after the unload", m);
+	ktap_diag("times: load %ld ms, checks %ld ms, exit %ld ms, checks after it %ld ms",
 		  load_ms, t1 - t2, t0, now_ms() - t1 - t0);
 }
 
-/* one_driver - a driver of the manifest: builds, then each load line, then ran. */
-static void one_driver(const char *legacy, const char *nodes, const char *v, const char *m)
+/* driver_builds - the "builds" result of a driver of the manifest; 0 and its spec in s if it built. */
+static int driver_builds(const char *legacy, const char *v, const char *m, struct spec *s)
 {
-	static struct spec s;
 	char t[256], path[LINE_LEN], ko[LINE_LEN], log[LINE_LEN], status[64];
-	int i, n = 0;
 
 	test_name(t, sizeof(t), v, m, "_builds");
 	fmt(path, sizeof(path), "%s/%s/%s.spec", legacy, v, m);
 	fmt(ko, sizeof(ko), "%s/%s/%s.ko", legacy, v, m);
 	if (status_of(legacy, v, m, status, sizeof(status)) || !exists(ko) ||
-	    read_spec(path, &s)) {
+	    read_spec(path, s)) {
 		fmt(log, sizeof(log), "%s/%s/build.log", legacy, v);
 		file_tail(log, 30);
 		ktap_fail(t, "the image build of %s/%s: %s; %s: %s; %s: %s", v, m, status, ko,
 		       exists(ko) ? "there" : "missing", path, exists(path) ? "there" : "missing");
-		return;
+		return -1;
 	}
 	ktap_ok(t);
-	for (i = 0; i < s.n; i++)
-		if (!strcmp(s.key[i], "load"))
-			one_load(legacy, nodes, v, m, &s, s.rest[i], ++n);
-	test_name(t, sizeof(t), v, m, "_ran");
-	if (n > 0)
-		ktap_ok(t);
-	else
-		ktap_fail(t, "%s has no load line", path);
+	return 0;
+}
+
+/* nth_load - the n-th (from 1) "load" line of s, NULL if it has fewer. */
+static const char *nth_load(const struct spec *s, int n)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->key[i], "load") && !--n)
+			return s->rest[i];
+	return NULL;
+}
+
+/*
+ * one_variant - the drivers of variant v (the manifest's entries vs, ms, n of them): each
+ * one's builds; then the first load line of each driver that built, then the second, and so
+ * on, so that a driver loads again only after the other drivers' loads (its pending unload
+ * has mostly finished by then); then each one's "ran". specs: room for n specs.
+ */
+static void one_variant(const char *legacy, const char *nodes, const char *v,
+			char (*vs)[64], char (*ms)[128], int n, struct spec *specs)
+{
+	char t[256], *built;
+	const char *load;
+	int i, k, more;
+
+	built = calloc(n, 1);
+	if (!built) {
+		ktap_diag("out of memory");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(vs[i], v))
+			built[i] = !driver_builds(legacy, v, ms[i], &specs[i]);
+	for (k = 1, more = 1; more; k++) {
+		more = 0;
+		for (i = 0; i < n; i++) {
+			if (!built[i])
+				continue;
+			load = nth_load(&specs[i], k);
+			if (!load)
+				continue;
+			more = 1;
+			one_load(legacy, nodes, v, ms[i], &specs[i], load, k);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!built[i])
+			continue;
+		test_name(t, sizeof(t), v, ms[i], "_ran");
+		if (nth_load(&specs[i], 1))
+			ktap_ok(t);
+		else
+			ktap_fail(t, "the spec of %s/%s has no load line", v, ms[i]);
+	}
+	free(built);
 }
 
 int main(int argc, char **argv)
@@ -666,6 +808,7 @@ int main(int argc, char **argv)
 	static char v[MAX_DEVS][64], m[MAX_DEVS][128], list[2][4096];
 	static struct spec s;
 	static const char *const variants[] = { "corpus", "corpus-converted" };
+	struct spec *specs;
 	char path[LINE_LEN], line[512], kind[64], t[128];
 	struct sigaction sa = { .sa_handler = on_alarm };
 	int n = 0, i, j, plan = 3, count;
@@ -725,10 +868,15 @@ int main(int argc, char **argv)
 		ktap_diag("mkdir %s: %s", argv[2], strerror(errno));
 		return 1;
 	}
+	specs = calloc(n, sizeof(*specs));
+	if (!specs) {
+		ktap_diag("out of memory");
+		return 1;
+	}
 	for (j = 0; j < 2; j++)
-		for (i = 0; i < n; i++)
-			if (!strcmp(v[i], variants[j]))
-				one_driver(argv[1], argv[2], v[i], m[i]);
+		one_variant(argv[1], argv[2], variants[j], v, m, n, specs);
+	reap(NULL);
+	free(specs);
 	remove_nodes(argv[2]);
 	printf("# ktap-done: %d results, %d failed, 0 skipped\n", results, failed);
 	return failed ? 1 : 0;
