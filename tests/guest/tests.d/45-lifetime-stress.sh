@@ -15,9 +15,9 @@
 # where it is required (the one-arg kernel, whatever its name; see run-guest-tests.sh).
 # Required-on: one-arg
 # Soak: long
-# (make soak runs it; make test leaves it out: on the debug kernels under TCG it takes 13 min
-# on 7.3 and more than 20 on 6.1, where late kobject releases slow every round, and CI's
-# 90 minutes cannot hold it beside the rest.)
+# (make soak runs it; make test leaves it out: on the debug kernels under TCG it takes some
+# 13-14 min, 831 s on 6.1 and 790 s on 7.3 on an idle 2-core host, and CI's 90 minutes cannot
+# hold it beside the rest.)
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh disable=SC1091
 . "$(dirname "$0")/../lib/ktap.sh"
