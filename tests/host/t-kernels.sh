@@ -4,7 +4,8 @@
 # its profile exists, its soak tests are guest tests), the workflows' kernel lists (matrix.yml:
 # the "suite" kernels; vendor-matrix.yml's default: the "vendor" kernels), the kernels of
 # docs/vendors.md's calling lines, and the table of tests/matrix/kernels/README.md. Then the
-# same checks on copies with one field wrong, which must fail. Last, the soak's lists.
+# same checks on copies with one field wrong, which must fail. Last, the soak's lists: its long
+# tests, and each functional test in exactly one of a kernel's make matrix row and its soak.
 # T_KERNELS_PARTS="agree soak" (default: both) runs only those parts (what a mutant's run needs).
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -75,4 +76,30 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 		check "$k: make soak runs 45-lifetime-stress ($full), make test's soak does not ($short)" \
 			test "$in_full" = yes -a "$in_short" = no
 	done
+	# Every guest test but the soak's own (and 99-kernel-log, which reads each boot's own log)
+	# runs on every suite kernel exactly once in make test:
+	# in its make matrix row, or in its soak when its soak_tests name it (30-lifecycle on
+	# onearg, where each unload waits for the late kobject release).
+	for k in $(kernel_names); do
+		[[ " $(kernel_field "$k" lists) " == *" suite "* ]] || continue
+		fun=" $(suite_tests_all functional "$k" | paste -sd' ') "
+		short=" $(CDEV_SOAK_LONG=0 suite_tests_all soak "$k" | paste -sd' ') "
+		twice='' never=''
+		for f in "$CDEV_TOP"/tests/guest/tests.d/[0-9][0-9]-*.sh; do
+			n=$(basename "$f" .sh)
+			case " $SOAK_TESTS 99-kernel-log " in *" $n "*) continue ;; esac
+			in=0
+			[[ $fun != *" $n "* ]] || in=$((in + 1))
+			[[ $short != *" $n "* ]] || in=$((in + 1))
+			[ "$in" -ne 2 ] || twice+="$n "
+			[ "$in" -ne 0 ] || never+="$n "
+		done
+		check "$k: each functional guest test runs once, in make matrix or in make test's soak (twice: ${twice:-none}; never: ${never:-none})" \
+			test -z "$twice$never"
+	done
+	fun=" $(suite_tests_all functional onearg | paste -sd' ') "
+	short=" $(CDEV_SOAK_LONG=0 suite_tests_all soak onearg | paste -sd' ') "
+	lifecycle_in_soak() { [[ $short == *" 30-lifecycle "* && $fun != *" 30-lifecycle "* ]]; }
+	check "onearg: 30-lifecycle runs in its soak (${short# }), not in its make matrix row (${fun# })" \
+		lifecycle_in_soak
 fi
