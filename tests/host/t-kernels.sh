@@ -96,10 +96,9 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 		done
 		check "$k: each functional guest test runs once, in make matrix or in make test's soak (twice: ${twice:-none}; never: ${never:-none})" \
 			test -z "$twice$never"
+		[ "$k" = onearg ] || continue
+		lifecycle_in_soak() { [[ $short == *" 30-lifecycle "* && $fun != *" 30-lifecycle "* ]]; }
+		check "onearg: 30-lifecycle runs in its soak (${short# }), not in its make matrix row (${fun# })" \
+			lifecycle_in_soak
 	done
-	fun=" $(suite_tests_all functional onearg | paste -sd' ') "
-	short=" $(CDEV_SOAK_LONG=0 suite_tests_all soak onearg | paste -sd' ') "
-	lifecycle_in_soak() { [[ $short == *" 30-lifecycle "* && $fun != *" 30-lifecycle "* ]]; }
-	check "onearg: 30-lifecycle runs in its soak (${short# }), not in its make matrix row (${fun# })" \
-		lifecycle_in_soak
 fi
