@@ -329,6 +329,55 @@ stuck=$(
 check "bounded: still there 5 s after SIGKILL: hung 2, reported before the command ends ($stuck)" \
 	test "$stuck" = "137:2" -a $((SECONDS - t0)) -lt 10
 
+# The vendor runner's late_releases_settled(), here on the host with a stand-in dmesg: no late
+# release logged, or the newest 10 s old: no wait; the newest 3 s old: it waits until that line
+# is 6 s old; one logged anew every second: a diagnostic once its tries are spent.
+eval "$(sed -n '/^late_releases_settled() {/,/^}/p' "$CDEV_TOP/tests/guest/vendor/run-vendor.sh")"
+# shellcheck disable=SC2317 # (called by late_releases_settled)
+emit() { printf '%s\n' "$@"; }
+# uptime_s - the uptime in whole seconds; release_at: when the newest late release was logged
+# ("now": always the present).
+uptime_s() {
+	local up _
+	read -r up _ </proc/uptime
+	echo "${up%.*}"
+}
+release_at=none
+# shellcheck disable=SC2317 # (called by late_releases_settled)
+dmesg() {
+	local at=$release_at
+	[ "$at" != now ] || at=$(uptime_s)
+	echo "[    1.000000] kobject: 'msr' (00000000a1b2c3d4): kobject_release, parent 0000000011223344 (delayed 750)"
+	[ "$at" = none ] || printf "[%5d.123456] kobject: 'ppp0' (000000005e6f7a8b): kobject_release, parent 0000000000000000 (delayed 1000)\n" "$at"
+	echo "[    2.000000] kobject: 'other': something else"
+}
+settle() {
+	local t0=$SECONDS out
+	out=$(late_releases_settled "$1")
+	echo "$((SECONDS - t0)):$out"
+}
+# settled LO HI OUT - the last settle took LO to HI seconds and printed OUT.
+# shellcheck disable=SC2317 # (called by check)
+settled() { [ "${got%%:*}" -ge "$1" ] && [ "${got%%:*}" -le "$2" ] && [ "${got#*:}" = "$3" ]; }
+got=$(
+	# shellcheck disable=SC2317 # (called by late_releases_settled)
+	dmesg() { echo "[    1.000000] msr: loaded"; }
+	settle 10
+)
+check "late releases: none logged: no wait ($got)" test "$got" = "0:"
+release_at=$(($(uptime_s) - 10))
+got=$(settle 10)
+check "late releases: the newest 10 s old: no wait ($got)" test "$got" = "0:"
+release_at=$(($(uptime_s) - 3))
+got=$(settle 10)
+check "late releases: the newest 3 s old: waits until it is 6 s old ($got)" \
+	settled 2 7 ''
+release_at=now
+got=$(settle 3)
+check "late releases: still scheduled after 3 tries: a diagnostic, then on ($got)" \
+	settled 3 6 "# late kobject releases were still being scheduled 3 s after the unload"
+unset -f dmesg emit uptime_s settle settled
+
 # Bad input: clear errors, nothing built.
 bad() { MODULE=$1 MODULE_TEST=${2:-} "$M/run-matrix.sh" 2>&1 | tail -n1; }
 check "MODULE=/nonexistent: a clear error" grep -q 'is not a directory' <<<"$(bad /nonexistent)"

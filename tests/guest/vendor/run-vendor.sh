@@ -134,6 +134,30 @@ kernel_log() {
 	awk '/cdev-vendor: stage load/ { on = 1 } on' /tmp/kernel.log
 }
 
+# late_releases_settled TRIES - on a kernel with late kobject releases
+# (CONFIG_DEBUG_KOBJECT_RELEASE, the 6.1 debug one-arg kernel: it logs each put that schedules
+# one as "kobject: 'NAME' (...): kobject_release, parent ... (delayed D)" and runs the release
+# 1-4 s later), wait until the newest such line is more than 5 s old, so that every release the
+# unload scheduled has run before the log cell reads the log: one that touches the unloaded
+# module's memory (a static cdev or class there) is reported in this run, not after it. A release
+# may put its parent and schedule another, so the newest line is read again, once a second, at
+# most TRIES times; still scheduling then: a diagnostic, and the log cell goes on. A kernel that
+# has logged no late release has none: no wait.
+late_releases_settled() {
+	local tries=$1 last now i
+	for ((i = 0; i < tries; i++)); do
+		# (grep and tail read all their input: no early-stopping reader, no SIGPIPE)
+		last=$(dmesg 2>/dev/null | grep -E "kobject: '[^']*' \([^)]*\): kobject_release, parent [^ ]+ \(delayed [0-9]+\)" | tail -n1) || true
+		[ -n "$last" ] || return 0
+		[[ $last =~ ^\[\ *([0-9]+)\. ]] || { sleep 5 && return 0; }
+		last=${BASH_REMATCH[1]}
+		read -r now _ </proc/uptime
+		[ $((${now%.*} - last)) -lt 6 ] || return 0
+		sleep 1
+	done
+	emit "# late kobject releases were still being scheduled $tries s after the unload"
+}
+
 log_pattern='WARNING:|BUG[: ]|Oops|general protection fault|kernel BUG|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|UBSAN:|KASAN:|unreferenced object|Poison overwritten|Redzone overwritten|Object padding overwritten|Freepointer corrupt|Padding overwritten|soft lockup|hard LOCKUP|blocked for more than|Call Trace:'
 
 taint_letters() {
@@ -255,6 +279,7 @@ fi
 
 # 4 log
 stage log
+late_releases_settled 30
 findings=''
 if [ -w "$kml" ]; then
 	# kmemleak reports objects older than 5 s: wait until the load is that old, then scan.
