@@ -78,8 +78,10 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 	done
 	# Every guest test but the soak's own (and 99-kernel-log, which reads each boot's own log)
 	# runs on every suite kernel exactly once in make test:
-	# in its make matrix row, or in its soak when its soak_tests name it (30-lifecycle on
-	# onearg, where each unload waits for the late kobject release).
+	# in its make matrix row, or in its soak when its soak_tests name it (30-lifecycle and
+	# 35-lifetime on onearg, where each unload waits for the late kobject release).
+	# in_soak_only N - the kernel's soak (short) runs N, its make matrix row (fun) does not.
+	in_soak_only() { [[ $short == *" $1 "* && $fun != *" $1 "* ]]; }
 	for k in $(kernel_names); do
 		[[ " $(kernel_field "$k" lists) " == *" suite "* ]] || continue
 		fun=" $(suite_tests_all functional "$k" | paste -sd' ') "
@@ -97,8 +99,9 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 		check "$k: each functional guest test runs once, in make matrix or in make test's soak (twice: ${twice:-none}; never: ${never:-none})" \
 			test -z "$twice$never"
 		[ "$k" = onearg ] || continue
-		lifecycle_in_soak() { [[ $short == *" 30-lifecycle "* && $fun != *" 30-lifecycle "* ]]; }
-		check "onearg: 30-lifecycle runs in its soak (${short# }), not in its make matrix row (${fun# })" \
-			lifecycle_in_soak
+		for n in 30-lifecycle 35-lifetime; do
+			check "onearg: $n runs in its soak (${short# }), not in its make matrix row (${fun# })" \
+				in_soak_only "$n"
+		done
 	done
 fi
