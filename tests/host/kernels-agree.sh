@@ -29,7 +29,7 @@ for k in $(kernel_names); do
 	v=$(kernel_field "$k" script_timeout)
 	[ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || echo "$k: script_timeout is empty or a number of seconds"
 	for v in $(kernel_field "$k" lists); do
-		case "$v" in suite | vendor) ;; *) echo "$k: unknown list '$v'" ;; esac
+		case "$v" in suite | vendor | changes) ;; *) echo "$k: unknown list '$v'" ;; esac
 	done
 	for t in $(kernel_field "$k" soak_tests); do
 		[ -f "$top/tests/guest/tests.d/$t.sh" ] || echo "$k: no guest test $t"
@@ -46,6 +46,20 @@ for k in $(kernel_names); do
 		;;
 	*) echo "$k: from is apt or build" ;;
 	esac
+	# The API-change corpus runs on the suite kernels without late kobject releases (a debug
+	# kernel built here whose base does not turn CONFIG_DEBUG_KOBJECT_RELEASE off):
+	# tests/changes/README.md says why.
+	late=no
+	if [ "$(kernel_field "$k" from)" = build ] &&
+		grep -qx 'CONFIG_DEBUG_KOBJECT_RELEASE=y' "$top/kernel/config/$(kernel_field "$k" flavour).config" 2>/dev/null &&
+		! grep -qx '# CONFIG_DEBUG_KOBJECT_RELEASE is not set' \
+			"$top/kernel/bases/$(kernel_field "$k" base)/$(kernel_field "$k" flavour).config" 2>/dev/null; then
+		late=yes
+	fi
+	want=no
+	[[ " $(kernel_field "$k" lists) " != *" suite "* ]] || [ "$late" = yes ] || want=yes
+	[[ " $(kernel_field "$k" lists) " == *" changes "* ]] && in=yes || in=no
+	[ "$in" = "$want" ] || echo "$k: in the changes list: $in; want $want (suite kernel: $([[ " $(kernel_field "$k" lists) " == *" suite "* ]] && echo yes || echo no), late kobject releases: $late)"
 done
 v=$(awk '/^ +kernel: \[/ { sub(/^ +kernel: \[/, ""); sub(/\].*/, ""); gsub(/ /, ""); print }' \
 	"$top/.github/workflows/matrix.yml")

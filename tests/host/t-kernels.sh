@@ -52,6 +52,8 @@ if in_parts T_KERNELS_PARTS agree "agree soak"; then
 	broken "a kernel missing from matrix.yml" 's/, onearg-newest\]/]/' .github/workflows/matrix.yml
 	broken "a kernel missing from vendor-matrix.yml's default" 's/,onearg-newest-nodebug$//' .github/workflows/vendor-matrix.yml
 	broken "a kernel moved out of the suite list" 's/^lists=suite$/lists=/' tests/matrix/kernels/50-onearg.conf
+	broken "the kernel with late releases in the changes list" 's/^lists=suite$/lists=suite changes/' tests/matrix/kernels/50-onearg.conf
+	broken "a suite kernel without late releases out of the changes list" 's/^lists=suite changes$/lists=suite/' tests/matrix/kernels/60-onearg-newest.conf
 	broken "a description without a field" '/^pin=/d' tests/matrix/kernels/30-trixie.conf
 	broken "a built kernel whose base does not exist" 's/^base=7.3$/base=9.9/' tests/matrix/kernels/60-onearg-newest.conf
 	broken "a profile that does not exist" 's/^profile=trixie$/profile=forky/' tests/matrix/kernels/30-trixie.conf

@@ -31,14 +31,16 @@ kernel_field() {
 		END { exit !found }' "$f" || die "$f has no '$2='"
 }
 
-# Comma lists: every kernel, the suites' default (make matrix), a vendor run's (MODULE=); read by
-# run-matrix.sh and bench.sh.
+# Comma lists: every kernel, the suites' default (make matrix), a vendor run's (MODULE=), the
+# API-change corpus's (tests/changes/run-corpus.sh); read by run-matrix.sh, bench.sh, run-corpus.sh.
 # shellcheck disable=SC2034
 MATRIX_KERNELS_ALL=$(kernel_names | paste -sd,)
 # shellcheck disable=SC2034
 MATRIX_KERNELS_SUITE=$(kernel_names suite | paste -sd,)
 # shellcheck disable=SC2034
 MATRIX_KERNELS_VENDOR=$(kernel_names vendor | paste -sd,)
+# shellcheck disable=SC2034
+MATRIX_KERNELS_CHANGES=$(kernel_names changes | paste -sd,)
 
 # matrix_built_here K - K is a one-arg kernel built here (kernel/build-kernel.sh).
 matrix_built_here() {
