@@ -199,6 +199,15 @@ boots_play() {
 			case "$outcome" in
 			hang-early) echo '[    1.0] Run /sbin/init as init process' >"$kdir/console.log" ;;
 			hang-late) printf '%s\n' 'KTAP version 1' '1..1' >"$kdir/console.log" ;;
+			report-early | report-late)
+				printf '%s\n' 'KTAP version 1' '1..1' '    1..1' '    not ok 1 kernel_log_clean' 'not ok 1 10-x' >"$kdir/ktap.txt"
+				BOOT_S=9 BOOT_RC=35 BOOT_STATUS=tests_failed
+				if [ "$outcome" = report-early ]; then
+					printf '%s\r\n' '[    0.007316] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x109/0x240' 'KTAP version 1' >"$kdir/console.log"
+				else
+					printf '%s\r\n' 'KTAP version 1' '[   20.000000] BUG: KASAN: slab-use-after-free in x+0x1/0x2' >"$kdir/console.log"
+				fi
+				;;
 			ok)
 				printf '%s\n' 'KTAP version 1' '1..1' '    1..1' '    ok 1 a' 'ok 1 10-x' >"$kdir/ktap.txt"
 				BOOT_S=9 BOOT_RC=33 BOOT_STATUS=ok
@@ -218,6 +227,15 @@ check "boot: a hang after the runner started gets no second boot" test "$(boots_
 check "boot: ... and the row is a hang" test "$(row R_STATUS)" = hang
 check "boot: two hangs before the runner: two boots, no third, the row is a hang" \
 	test "$(boots_play hang-early hang-early ok)-$(row R_STATUS)" = 2-hang
+check "boot: a failed boot whose kernel reported a bug before the runner started gets a second boot" \
+	test "$(boots_play report-early ok)-$(row R_STATUS)" = 2-pass
+check "boot: ... the row says why" grep -qF \
+	"reported '[    0.007316] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x109/0x240' before the test runner" <<<"$(row R_RETRY)"
+check "boot: ... and the first console is kept" grep -q wild-memory "$work/m/bookworm/console.report-before-tests.log"
+check "boot: a report after the runner started gets no second boot, and the row fails" \
+	test "$(boots_play report-late ok)-$(row R_STATUS)" = 1-fail
+check "boot: the same report before the runner on both boots: two boots, the row fails" \
+	test "$(boots_play report-early report-early ok)-$(row R_STATUS)" = 2-fail
 boots_play hang-early ok >/dev/null
 MATRIX_DIR=$work/m MODE=suite
 out=$(matrix_report bookworm 2>&1) || true

@@ -80,7 +80,7 @@ matrix_prepare_kernel() {
 # matrix_boot_kernel K - boot the prepared kernel, read its KTAP, decide the row.
 # shellcheck disable=SC2034,SC2153 # R_*: K's result fields (lib/result.sh); BOOT_S: matrix_boot's result
 matrix_boot_kernel() {
-	local k=$1 kdir=$MATRIX_DIR/$1 parts ktap run cmdline
+	local k=$1 kdir=$MATRIX_DIR/$1 parts ktap run cmdline report
 	# shellcheck disable=SC1091
 	. "$kdir/result.env"
 	IMG=$R_IMG
@@ -98,12 +98,19 @@ matrix_boot_kernel() {
 	# A guest that hung before its test runner printed "KTAP version" never reached code under
 	# test (no module of ours or the vendor's is loaded before it): a hang of the emulation or
 	# of the distribution's boot. It gets one more boot; its console is kept and the report
-	# says so. A hang after the runner started is the result.
+	# says so. A hang after the runner started is the result. The same for a boot that failed
+	# and whose kernel reported a bug before the runner started (an early-boot KASAN report of
+	# the 7.3 debug kernel under TCG, at 0.007 s): a report after it is the result.
 	R_RETRY=
 	if [ "$BOOT_STATUS" = hang ] && ! matrix_runner_started "$kdir"; then
 		mv "$kdir/console.log" "$kdir/console.hung-before-tests.log"
 		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
 		matrix_say "$k: boot: hung before the test runner started (${BOOT_S}s); booting once more"
+		matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
+	elif [ "$BOOT_STATUS" != ok ] && report=$(matrix_report_before_runner "$kdir"); then
+		mv "$kdir/console.log" "$kdir/console.report-before-tests.log"
+		R_RETRY="the first boot's kernel reported '$report' before the test runner started, with nothing under test loaded (status $BOOT_STATUS; console: $kdir/console.report-before-tests.log); the row is the second boot's"
+		matrix_say "$k: boot: the kernel reported a bug before the test runner started ('$report'); booting once more"
 		matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	fi
 	R_BOOT_S=$BOOT_S
@@ -129,6 +136,18 @@ matrix_boot_kernel() {
 # sequences and carriage returns, at most 160 characters.
 matrix_last_console_line() {
 	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\r//g' "$1" | grep -a '[[:alnum:]]' | tail -n 1 | cut -c1-160
+}
+
+# matrix_report_before_runner KDIR - the first line of KDIR's console that reports a kernel bug
+# (the pattern of tests.d/99-kernel-log) before the test runner's "KTAP version" line; status 1
+# when there is none.
+matrix_report_before_runner() {
+	local re='WARNING:|BUG:|Oops|general protection fault|kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|UBSAN:|KASAN:'
+	local line
+	line=$(sed 's/\r//g' "$1/console.log" 2>/dev/null |
+		awk -v re="$re" '/KTAP version/ { exit } $0 ~ re { print substr($0, 1, 160); exit }')
+	[ -n "$line" ] || return 1
+	printf '%s\n' "$line"
 }
 
 # matrix_runner_started KDIR - the guest's test runner began: its "KTAP version" line reached the
