@@ -199,13 +199,15 @@ boots_play() {
 			case "$outcome" in
 			hang-early) echo '[    1.0] Run /sbin/init as init process' >"$kdir/console.log" ;;
 			hang-late) printf '%s\n' 'KTAP version 1' '1..1' >"$kdir/console.log" ;;
-			report-early | report-late)
+			report-early | report-late | report-unplaced)
 				printf '%s\n' 'KTAP version 1' '1..1' '    1..1' '    not ok 1 kernel_log_clean' 'not ok 1 10-x' >"$kdir/ktap.txt"
 				BOOT_S=9 BOOT_RC=35 BOOT_STATUS=tests_failed
 				if [ "$outcome" = report-early ]; then
 					printf '%s\r\n' '[    0.007316] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x109/0x240' 'KTAP version 1' >"$kdir/console.log"
-				else
+				elif [ "$outcome" = report-late ]; then
 					printf '%s\r\n' 'KTAP version 1' '[   20.000000] BUG: KASAN: slab-use-after-free in x+0x1/0x2' >"$kdir/console.log"
+				else
+					printf '%s\r\n' '[   20.000000] BUG: KASAN: slab-use-after-free in x+0x1/0x2' >"$kdir/console.log"
 				fi
 				;;
 			ok)
@@ -234,6 +236,8 @@ check "boot: ... the row says why" grep -qF \
 check "boot: ... and the first console is kept" grep -q wild-memory "$work/m/bookworm/console.report-before-tests.log"
 check "boot: a report after the runner started gets no second boot, and the row fails" \
 	test "$(boots_play report-late ok)-$(row R_STATUS)" = 1-fail
+check "boot: a report on a console without the runner's KTAP line (before or after?): no second boot" \
+	test "$(boots_play report-unplaced ok)-$(row R_STATUS)" = 1-fail
 check "boot: the same report before the runner on both boots: two boots, the row fails" \
 	test "$(boots_play report-early report-early ok)-$(row R_STATUS)" = 2-fail
 boots_play hang-early ok >/dev/null

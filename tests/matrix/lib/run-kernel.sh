@@ -140,12 +140,13 @@ matrix_last_console_line() {
 
 # matrix_report_before_runner KDIR - the first line of KDIR's console that reports a kernel bug
 # (the pattern of tests.d/99-kernel-log) before the test runner's "KTAP version" line; status 1
-# when there is none.
+# when there is none, or when the console has no such line to tell before from after.
 matrix_report_before_runner() {
 	local re='WARNING:|BUG:|Oops|general protection fault|kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|UBSAN:|KASAN:'
 	local line
 	line=$(sed 's/\r//g' "$1/console.log" 2>/dev/null |
-		awk -v re="$re" '/KTAP version/ { exit } $0 ~ re { print substr($0, 1, 160); exit }')
+		awk -v re="$re" '/KTAP version/ { if (first != "") print first; exit }
+			first == "" && $0 ~ re { first = substr($0, 1, 160) }')
 	[ -n "$line" ] || return 1
 	printf '%s\n' "$line"
 }
