@@ -153,9 +153,10 @@ for i in "${!suites[@]}"; do
 		now=$(date +%s)
 		if [ $((now - waited)) -ge "$interval" ]; then
 			# (grep -c prints 0 and fails when nothing matches: no "|| echo 0" after it)
-			n=$(grep -cE '^(not )?ok ' "${logf_of[i]}" 2>/dev/null) || true
+			# (so_far, not n: n numbers the results this script prints)
+			so_far=$(grep -cE '^(not )?ok ' "${logf_of[i]}" 2>/dev/null) || true
 			printf '# suite %s: %s elapsed, %d results so far; log %s\n' "$suite" \
-				"$(fmt_secs $((now - ${start_of[i]%.*})))" "${n:-0}" "${logf_of[i]}"
+				"$(fmt_secs $((now - ${start_of[i]%.*})))" "${so_far:-0}" "${logf_of[i]}"
 			waited=$now
 		fi
 	done

@@ -1,14 +1,14 @@
 #!/bin/bash
 # t-runner.sh - the runners count every failure: fake suites, unit binaries, build steps, guest
 # scripts and doc blocks fed to the real runners (run-checks.sh, t-unit.sh, run-all.sh,
-# tests/guest/run-guest-tests.sh, new_diagnostics, run-doc-blocks.sh) in scratch copies under
-# build/host-tests/runner. Each case is one way issue 11 found a failure to be hidden; each
+# tests/guest/run-guest-tests.sh, new_diagnostics, run-doc-blocks.sh, run-mutants.sh) in scratch
+# copies under build/host-tests/runner. Each case is one way issue 11 found a failure to be hidden; each
 # check fails on the old behaviour. Nothing here loads kernel code or changes this machine.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-plan 48
+plan 54
 work=$TEST_WORK/runner
 rm -rf "$work"
 mkdir -p "$work/suites"
@@ -81,6 +81,12 @@ suite quiet 'sleep 3; echo "ok - late"'
 PROGRESS_INTERVAL=1 run_checks quiet quiet
 check "run-checks: a suite with no result yet gets '0 results so far' and still counts ('$last', exit $rc)" \
 	eval "[ '$last' = '1 passed, 0 failed' ] && [ $rc -eq 0 ] && grep -qE '^# suite .*quiet.*: 0m0[1-9]s elapsed, 0 results so far' '$work/quiet.out'"
+# The progress lines count the waited-for suite's results so far; the numbers of the results
+# printed after them go on from the run's own count (1, 2, 3), not from that count.
+suite slow3 'echo "ok - a"; echo "ok - b"; sleep 3; echo "ok - c"'
+PROGRESS_INTERVAL=1 run_checks numbering good slow3
+nums=$(grep -oE '^(not )?ok [0-9]+' "$work/numbering.out" | grep -oE '[0-9]+$' | tr '\n' ' ')
+check "run-checks: results are numbered 1 to 5 across a progress line (got: $nums)" test "$nums" = "1 2 3 4 5 "
 suite nonl 'printf "ok - no newline at the end"'
 run_checks nonl nonl
 check "run-checks: a last result without a newline counts ('$last')" test "$last" = "1 passed, 0 failed"
@@ -300,3 +306,57 @@ check "a module tool that slips past the check is refused by the stubs and fails
 check "doc blocks run in a throwaway copy: README.md unchanged" \
 	eval "grep -q '^ok - docs block doc-5 ' '$work/doc.out' && [ \"\$(sha256sum <'$CDEV_TOP/README.md')\" = '$readme' ]"
 rm -f "$marker"
+
+# --- 7. run-mutants.sh: a mutant is stopped at its first deciding failure, its whole tree -----
+# A fake project (git repository, the real run-mutants.sh, run-checks.sh and libraries) whose
+# suites fail at once and then sleep: the runner must stop each at the "not ok" line that decides
+# it (the Expect line's, when there is one, not an earlier one), leave no process of it behind
+# (a suite runs under run-checks.sh's timeout, in a process group of its own), and still count a
+# mutant whose test passes as survived.
+mt=$work/mutants
+rm -rf "$mt"
+mkdir -p "$mt/scripts" "$mt/tests/host" "$mt/tests/mutants"
+cp "$CDEV_TOP/scripts/lib.sh" "$mt/scripts/"
+cp "$CDEV_TOP/tests/host/lib.sh" "$CDEV_TOP/tests/host/run-checks.sh" "$mt/tests/host/"
+cp "$CDEV_TOP/tests/mutants/run-mutants.sh" "$mt/tests/mutants/"
+printf 'a\n' >"$mt/victim.txt"
+nap=$((3000 + $$ % 1000))
+# mt_suite NAME BODY - a fake suite of the fake project.
+mt_suite() {
+	printf '#!/bin/bash\n%s\n' "$2" >"$mt/tests/host/$1.sh"
+	chmod +x "$mt/tests/host/$1.sh"
+}
+mt_suite t-fails 'echo "ok - first"; echo "not ok - boom"; sleep '"$nap"
+mt_suite t-late 'echo "not ok - another failure"; sleep 2; echo "not ok - the wanted failure"; sleep '"$nap"
+mt_suite t-passes 'echo "ok - fine"'
+# mt_mutant NAME TEST [EXPECT] - a mutant of the fake project (it changes victim.txt).
+mt_mutant() {
+	{
+		printf 'Tag: host\nTest: %s\n' "$2"
+		[ -z "${3:-}" ] || printf 'Expect: %s\n' "$3"
+		printf 'Why: a fake\n\n--- a/victim.txt\n+++ b/victim.txt\n@@ -1 +1 @@\n-a\n+%s\n' "$1"
+	} >"$mt/tests/mutants/$1.patch"
+}
+mt_mutant m-suite 'tests/host/run-checks.sh t-fails'
+mt_mutant m-expect 'tests/host/run-checks.sh t-late' 'not ok [0-9]+ - the wanted failure'
+mt_mutant m-direct 'tests/host/t-fails.sh'
+mt_mutant m-survives 'tests/host/run-checks.sh t-passes'
+git -C "$mt" init -q
+rc=0
+# Without the early stop each failing mutant would run to CDEV_MUTANT_TIMEOUT and then count
+# as killed anyway: the checks below read the stop line, not the time.
+env -u BUILD_DIR -u TEST_WORK CDEV_MUTANT_TIMEOUT=300 "$mt/tests/mutants/run-mutants.sh" --no-control \
+	>"$work/mutants.out" 2>&1 || rc=$?
+mrow() { grep -E "^$1 " "$work/mutants.out" || true; }
+mstop() { grep -h '^# run-mutants.sh: stopped at: ' "$mt/build/mutants/logs/$1.log" 2>/dev/null || true; }
+check "run-mutants: a suite's failure under run-checks.sh stops the mutant there ($(esc "$(mrow m-suite)"); $(esc "$(mstop m-suite)"))" \
+	eval "[[ '$(mrow m-suite)' == *' killed '* ]] && [ '$(mstop m-suite)' = '# run-mutants.sh: stopped at: not ok 0 - boom' ]"
+check "run-mutants: with an Expect line, the stop waits for the line it names ($(esc "$(mstop m-expect)"))" \
+	eval "[[ '$(mrow m-expect)' == *' killed '* ]] && [ '$(mstop m-expect)' = '# run-mutants.sh: stopped at: not ok 0 - the wanted failure' ]"
+check "run-mutants: a test's own failing output stops it too ($(esc "$(mstop m-direct)"))" \
+	eval "[[ '$(mrow m-direct)' == *' killed '* ]] && [ -n '$(mstop m-direct)' ]"
+check "run-mutants: a mutant whose test passes still survives, and the run fails ($(esc "$(mrow m-survives)"), exit $rc)" \
+	eval "[[ '$(mrow m-survives)' == *' survived '* ]] && [ $rc -ne 0 ] && [ -z '$(mstop m-survives)' ]"
+left=$(pgrep -f "sleep $nap" || true)
+check "run-mutants: no process of a stopped test is left running (left: ${left:-none})" test -z "$left"
+[ -z "$left" ] || kill $left 2>/dev/null || true

@@ -120,6 +120,96 @@ in_copy() {
 		timeout --kill-after=60 "${CDEV_MUTANT_TIMEOUT:-5400}" bash -c "$test" </dev/null
 }
 
+# kill_tree PID - end PID and every process below it: stop them all first (so that none starts
+# another meanwhile), then TERM and CONT, then KILL what is left after 30 s. A suite under
+# run-checks.sh runs under its own timeout, in a process group of its own, so a TERM to the
+# test's group alone would leave it running in the copy.
+kill_tree() {
+	local all=() new=("$1") p n alive
+	while [ ${#new[@]} -gt 0 ]; do
+		kill -STOP "${new[@]}" 2>/dev/null || true
+		all+=("${new[@]}")
+		mapfile -t new < <(ps -o pid= --ppid "$(
+			IFS=,
+			printf '%s' "${new[*]}"
+		)" | tr -d ' ')
+	done
+	kill -TERM "${all[@]}" 2>/dev/null || true
+	kill -CONT "${all[@]}" 2>/dev/null || true
+	for ((n = 0; n < 30; n++)); do
+		alive=0
+		for p in "${all[@]}"; do
+			if kill -0 "$p" 2>/dev/null; then
+				alive=1
+				break
+			fi
+		done
+		[ "$alive" -eq 1 ] || return 0
+		sleep 1
+	done
+	kill -KILL "${all[@]}" 2>/dev/null || true
+}
+
+# suite_logs DIR TEST - the live logs, in the copy DIR, of the suites that TEST names after
+# run-checks.sh (run-checks.sh turns every "not ok" line of a suite's log into one of its own);
+# nothing when TEST does not run run-checks.sh with suite names.
+suite_logs() {
+	local dir=$1 test=$2 w
+	[[ $test == *run-checks.sh* ]] || return 0
+	for w in ${test#*run-checks.sh}; do
+		case "$w" in
+		t-*) [[ $w =~ ^t-[a-z0-9-]+$ ]] && printf '%s\n' "$dir/build/host-tests/logs/$w.log" ;;
+		../package/run) printf '%s\n' "$dir/build/host-tests/logs/package-run.log" ;;
+		*) break ;;
+		esac
+	done
+}
+
+# kill_line LOG EXPECT LOGS... - the first line so far that decides the mutant killed, or
+# nothing: a "not ok" line of the test's own output LOG as it stands, or of a named suite's live
+# log as run-checks.sh will print it ("not ok N - ...", here N = 0), that matches EXPECT when
+# there is one.
+kill_line() {
+	local logf=$1 expect=$2
+	shift 2
+	{
+		grep -sh '^not ok ' "$logf"
+		[ $# -eq 0 ] || grep -sh '^not ok ' "$@" | sed -E 's/^not ok +([0-9]+( |$))?(- )?/not ok 0 - /'
+	} | grep -E -m1 -- "${expect:-.}" || true
+}
+
+# run_until_killed DIR NAME LABEL TEST EXPECT LOG - run TEST in the copy DIR (output to LOG) and
+# stop it at the first line that already decides the mutant killed (kill_line): the rest of the
+# run could only add failures. Returns the test's status (143 or so when stopped); sets
+# stopped_on to that line. A control run is never stopped early.
+run_until_killed() {
+	local dir=$1 name=$2 label=$3 test=$4 expect=$5 logf=$6 pid start now ticked line rc=0 logs
+	stopped_on=''
+	mapfile -t logs < <(suite_logs "$dir" "$test")
+	start=$(date +%s) ticked=$start
+	log "$label: log $logf"
+	in_copy "$dir" "$name" "$test" >"$logf" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		line=$(kill_line "$logf" "$expect" "${logs[@]}")
+		if [ -n "$line" ]; then
+			stopped_on=$line
+			kill_tree "$pid"
+			break
+		fi
+		now=$(date +%s)
+		if [ $((now - ticked)) -ge "${PROGRESS_INTERVAL:-60}" ]; then
+			log "$label: $(fmt_secs $((now - start))) elapsed"
+			ticked=$now
+		fi
+	done
+	wait "$pid" || rc=$?
+	[ -z "$stopped_on" ] || printf '# run-mutants.sh: stopped at: %s\n' "$stopped_on" >>"$logf"
+	log "$label: $(fmt_secs $(($(date +%s) - start))) (status $rc${stopped_on:+, stopped at its first deciding failure})"
+	return "$rc"
+}
+
 # failed LOG STATUS - the test failed: non-zero status or a "not ok" line.
 failed() {
 	[ "$2" -ne 0 ] || grep -qE '^not ok' "$1"
@@ -159,7 +249,7 @@ fi
 # run_mutant I - apply mutant I to its own copy and run its test; writes its result word to
 # $work/rows/I.result, the line to print to I.line and, last, its table row to I.row.
 run_mutant() {
-	local i=$1 m=${mutants[$1]} name tag test expect dir logf start result why note rc secs line
+	local i=$1 m=${mutants[$1]} name tag test expect dir logf start result why note rc secs line stopped_on
 	name=$(basename "$m" .patch)
 	tag=$(field "$m" Tag)
 	test=$(field "$m" Test)
@@ -183,8 +273,10 @@ run_mutant() {
 			note="; the unmutated copy fails elsewhere (status ${control_rc[$test]}, $(grep -cE '^not ok' "${control_log[$test]}" || true) not ok; log ${control_log[$test]})"
 		fi
 		rc=0
-		with_progress "mutant $name ($tag): $test" "$logf" - - in_copy "$dir" "$name" "$test" || rc=$?
-		if ! failed "$logf" "$rc"; then
+		run_until_killed "$dir" "$name" "mutant $name ($tag): $test" "$test" "$expect" "$logf" || rc=$?
+		if [ -n "$stopped_on" ]; then
+			why="stopped at: $stopped_on; log $logf$note"
+		elif ! failed "$logf" "$rc"; then
 			result=survived why="'$test' passed with the mutant applied (log $logf)"
 		elif [ -n "$expect" ] && ! grep -qE -- "$expect" "$logf"; then
 			result=wrong-kill why="failed (status $rc), but not with /$expect/ (log $logf)"
