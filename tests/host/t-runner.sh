@@ -359,4 +359,4 @@ check "run-mutants: a mutant whose test passes still survives, and the run fails
 	eval "[[ '$(mrow m-survives)' == *' survived '* ]] && [ $rc -ne 0 ] && [ -z '$(mstop m-survives)' ]"
 left=$(pgrep -f "sleep $nap" || true)
 check "run-mutants: no process of a stopped test is left running (left: ${left:-none})" test -z "$left"
-[ -z "$left" ] || kill $left 2>/dev/null || true
+[ -z "$left" ] || xargs -r kill <<<"$left" 2>/dev/null || true
