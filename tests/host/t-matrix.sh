@@ -195,6 +195,7 @@ boots_play() {
 			sed -i 1d "$work/boots"
 			echo boot >>"$work/boots.made"
 			: >"$kdir/ktap.txt"
+			# shellcheck disable=SC2030 # the stub's results, read in this subshell
 			BOOT_S=600 BOOT_RC=124 BOOT_STATUS=hang
 			case "$outcome" in
 			hang-early) echo '[    1.0] Run /sbin/init as init process' >"$kdir/console.log" ;;
@@ -244,6 +245,50 @@ boots_play hang-early ok >/dev/null
 MATRIX_DIR=$work/m MODE=suite
 out=$(matrix_report bookworm 2>&1) || true
 check "report: a row booted twice says so under the table" grep -q '^bookworm: booted twice: the first boot hung' <<<"$out"
+
+# matrix_boot itself, with a stand-in QEMU first on PATH that writes to the console file it is
+# given: a guest that has not started its test runner ("KTAP version") by
+# CDEV_MATRIX_START_TIMEOUT is killed there as a hang before the runner (not at the boot
+# timeout, 20 s here); one that started it in time runs on to its exit status. And the guests
+# run on a CPU without 5-level paging.
+sq=$work/standin-qemu
+mkdir -p "$sq" "$work/qimg"
+: >"$work/qimg/image.vmlinuz"
+cat >"$sq/qemu-system-x86_64" <<'Q'
+#!/bin/bash
+con=
+for a in "$@"; do case "$a" in file,id=con,path=*) con=${a#file,id=con,path=} ;; esac; done
+echo '[    1.0] Run /sbin/init as init process' >>"$con"
+case "$STANDIN_QEMU" in
+silent) exec sleep 600 ;;
+runner) echo 'KTAP version 1' >>"$con"; sleep 4; exit 33 ;;
+esac
+Q
+chmod +x "$sq/qemu-system-x86_64"
+# qboot BEHAVIOUR - matrix_boot on the stand-in; prints BOOT_STATUS and BOOT_START_LATE.
+qboot() {
+	(
+		MODE=suite INIT=fast ACCEL=tcg kdir=$work/qboot-$1
+		mkdir -p "$kdir"
+		: >"$kdir/x.cpio"
+		PATH=$sq:$PATH STANDIN_QEMU=$1 CDEV_MATRIX_START_TIMEOUT=2 CDEV_MATRIX_BOOT_TIMEOUT=20 \
+			matrix_boot bookworm "$kdir" "$work/qimg" console=ttyS0 "$kdir/x.cpio"
+		# shellcheck disable=SC2031 # matrix_boot sets it in this subshell
+		printf '%s %s\n' "$BOOT_STATUS" "${BOOT_START_LATE:-none}"
+	)
+}
+got=$(qboot silent)
+check "boot: a guest with no KTAP version line by CDEV_MATRIX_START_TIMEOUT is killed there as hung (got: $got)" \
+	test "$got" = "hang 2"
+got=$(qboot runner)
+check "boot: a guest that started its runner in time runs on past it to its exit status (got: $got)" \
+	test "$got" = "ok none"
+check "boot: under TCG the guest CPU has no 5-level paging (-cpu max,la57=off)" \
+	grep -qE -- '-cpu max\\?,la57=off ' "$work/qboot-runner/qemu.cmd"
+BOOT_START_LATE=2 BOOT_S=2.1
+check "boot: the reason names the start timeout ($(matrix_start_late_why))" \
+	test "$(matrix_start_late_why)" = ", no KTAP version line within 2s (CDEV_MATRIX_START_TIMEOUT)"
+BOOT_START_LATE=
 
 # The vendor run's small root, from a fake image made of this machine's programs: the files of
 # the listed packages (through /bin -> usr/bin) and the libraries they need, no documentation,

@@ -104,7 +104,7 @@ matrix_boot_kernel() {
 	R_RETRY=
 	if [ "$BOOT_STATUS" = hang ] && ! matrix_runner_started "$kdir"; then
 		mv "$kdir/console.log" "$kdir/console.hung-before-tests.log"
-		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
+		R_RETRY="the first boot hung before the test runner started (killed after ${BOOT_S}s$(matrix_start_late_why); last console line: '$(matrix_last_console_line "$kdir/console.hung-before-tests.log")'; console: $kdir/console.hung-before-tests.log); the row is the second boot's"
 		matrix_say "$k: boot: hung before the test runner started (${BOOT_S}s); booting once more"
 		matrix_boot "$k" "$kdir" "$IMG" "$cmdline" "${parts[@]}"
 	elif [ "$BOOT_STATUS" != ok ] && report=$(matrix_report_before_runner "$kdir"); then
@@ -157,6 +157,13 @@ matrix_runner_started() {
 	grep -aq 'KTAP version' "$1/ktap.txt" "$1/console.log" 2>/dev/null
 }
 
+# matrix_start_late_why - ", no KTAP version line within Ns (CDEV_MATRIX_START_TIMEOUT)" when the
+# last boot was killed for not starting its test runner in time (lib/boot.sh); nothing otherwise.
+matrix_start_late_why() {
+	[ -z "${BOOT_START_LATE:-}" ] ||
+		printf ', no KTAP version line within %ss (CDEV_MATRIX_START_TIMEOUT)' "$BOOT_START_LATE"
+}
+
 # matrix_boot_problem K KDIR - why K's boot itself went wrong (hang, no status, ...), with the
 # last console lines printed; empty when the guest exited with a status.
 matrix_boot_problem() {
@@ -164,11 +171,15 @@ matrix_boot_problem() {
 	case "$BOOT_STATUS" in
 	ok | tests_failed) return 0 ;;
 	hang)
-		matrix_say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:" >&2
+		if [ -n "${BOOT_START_LATE:-}" ]; then
+			matrix_say "$k: guest hung before its test runner started (killed after ${BOOT_S}s$(matrix_start_late_why)); last console lines:" >&2
+		else
+			matrix_say "$k: guest hung (killed after $(matrix_boot_timeout "$k")s); last console lines:" >&2
+		fi
 		tail -n 25 "$kdir/console.log" | sed 's/^/    | /' >&2
 		# Where it stopped, for a report read without the console (a CI log): the last line
 		# the guest printed that is not an empty one.
-		echo "hang: no result after ${BOOT_S}s; last console line: '$(matrix_last_console_line "$kdir/console.log")' (console: $kdir/console.log)"
+		echo "hang: no result after ${BOOT_S}s$(matrix_start_late_why); last console line: '$(matrix_last_console_line "$kdir/console.log")' (console: $kdir/console.log)"
 		;;
 	*)
 		matrix_say "$k: last console lines:" >&2
