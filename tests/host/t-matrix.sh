@@ -285,6 +285,9 @@ check "boot: a guest that started its runner in time runs on past it to its exit
 	test "$got" = "ok none"
 check "boot: under TCG the guest CPU has no 5-level paging (-cpu max,la57=off)" \
 	grep -qE -- '-cpu max\\?,la57=off ' "$work/qboot-runner/qemu.cmd"
+got=$(INIT=fast matrix_start_timeout bookworm)/$(INIT=systemd matrix_start_timeout bookworm)/$(INIT=systemd matrix_start_timeout onearg)
+check "boot: the start timeout by default: 120 s fast, 300 s systemd, times the kernel's timeout_factor (got: $got)" \
+	test "$got" = 120/300/900
 BOOT_START_LATE=2 BOOT_S=2.1
 check "boot: the reason names the start timeout ($(matrix_start_late_why))" \
 	test "$(matrix_start_late_why)" = ", no KTAP version line within 2s (CDEV_MATRIX_START_TIMEOUT)"

@@ -31,7 +31,8 @@
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
 #                              120 + MODULE_TEST_TIMEOUT; times the kernel's timeout_factor)
 #   CDEV_MATRIX_START_TIMEOUT  seconds a guest has to start its test runner before it counts as
-#                              hung before it (default 300; such a guest is booted once more)
+#                              hung before it (default 120 fast init, 300 systemd; times the
+#                              kernel's timeout_factor; such a guest is booted once more)
 #   CDEV_MATRIX_JOBS           guests booted at once, overlapping the next image build (default 2)
 #   CDEV_MATRIX_SMP            QEMU -smp of every guest (default 2, of which the functional
 #                              suite's kernels bring up one: maxcpus=1; a vendor run 1)

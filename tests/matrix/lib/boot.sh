@@ -27,16 +27,20 @@ matrix_boot_timeout() {
 	echo "$((t * $(kernel_field "$1" timeout_factor)))"
 }
 
-# matrix_start_timeout - seconds a guest has to start its test runner (its "KTAP version" line
-# on the virtio port or the console): CDEV_MATRIX_START_TIMEOUT, default 300, on every kernel.
-# A guest that has not started it by then never reached code under test (nothing of ours or
-# the vendor's is loaded before it): it is killed as hung there, and not after the whole boot
-# timeout (30 minutes on a debug kernel). The slowest start seen is a systemd boot of the 6.1
-# debug kernel beside two other guests, well under a minute.
+# matrix_start_timeout K - seconds K's guest has to start its test runner (its "KTAP version" line
+# on the virtio port or the console): CDEV_MATRIX_START_TIMEOUT, default 120 through the fast
+# init and 300 through systemd, times K's timeout_factor (as the boot timeout). A guest that has
+# not started it by then never reached code under test (nothing of ours or the vendor's is
+# loaded before it): it is killed as hung there, not at the whole boot timeout (1800 s on a debug
+# kernel). Seen on a slow host: the fast init starts the runner 11 s into a debug kernel's boot;
+# systemd took more than 300 s on both debug kernels with three guests on two cores.
 matrix_start_timeout() {
-	local t=${CDEV_MATRIX_START_TIMEOUT:-300}
+	local t=${CDEV_MATRIX_START_TIMEOUT:-}
+	if [ -z "$t" ]; then
+		if [ "$INIT" = systemd ]; then t=300; else t=120; fi
+	fi
 	[[ $t =~ ^[1-9][0-9]*$ ]] || die "CDEV_MATRIX_START_TIMEOUT is a number of seconds >= 1 (got '$t')"
-	echo "$t"
+	echo "$((t * $(kernel_field "$1" timeout_factor)))"
 }
 
 # matrix_cmdline INIT RUN K - the kernel command line for kernel K's boot through INIT
@@ -128,7 +132,7 @@ matrix_boot() {
 	t0=$(date +%s.%N)
 	BOOT_RC=0 BOOT_START_LATE=
 	local start_timeout pid waited=0
-	start_timeout=$(matrix_start_timeout)
+	start_timeout=$(matrix_start_timeout "$k")
 	timeout --kill-after=10 "$timeout" "${cmd[@]}" </dev/null >"$kdir/qemu.log" 2>&1 &
 	pid=$!
 	# Until the runner has started: kill the guest at the start timeout.
