@@ -313,6 +313,7 @@ rm -f "$marker"
 # it (the Expect line's, when there is one, not an earlier one), leave no process of it behind
 # (a suite runs under run-checks.sh's timeout, in a process group of its own), and still count a
 # mutant whose test passes as survived.
+need_pkgs pgrep:procps
 mt=$work/mutants
 rm -rf "$mt"
 mkdir -p "$mt/scripts" "$mt/tests/host" "$mt/tests/mutants"

@@ -69,7 +69,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-need_pkgs git:git timeout:coreutils
+need_pkgs git:git timeout:coreutils ps:procps
 
 # field FILE KEY - a header field of a mutant (the lines before its diff).
 field() {
