@@ -18,7 +18,7 @@ kernel:
 # The matrix installs the .deb(s), rebuilt first when their inputs changed (cached otherwise);
 # the one-arg kernels are built (or taken from their cache) by the matrix when KERNELS has them.
 # make matrix: the functional suite; make matrix MODULE=DIR [MODULE_TEST=FILE]: a vendor's
-# module through every kernel (both through scripts/cdev-compat-matrix, see its --help); make soak: fault injection, stress, bench (systemd boot).
+# module through every kernel (both through scripts/cdev-compat-matrix, see its --help); make soak: fault injection, stress, bench (systemd boot on the stock kernels).
 matrix: deb
 	scripts/cdev-compat-matrix $(if $(MODULE),--module "$(MODULE)") $(if $(MODULE_TEST),--test "$(MODULE_TEST)")
 

@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 [ -n "$MATRIX_KERNELS_ALL" ] || echo "no kernel descriptions"
 for k in $(kernel_names); do
 	for field in release arity class_create from suites security pin base flavour profile \
-		lists timeout_factor script_timeout soak_tests; do
+		lists timeout_factor script_timeout soak_init soak_tests; do
 		grep -q "^$field=" "$top"/tests/matrix/kernels/[0-9][0-9]-"$k".conf || echo "$k: no $field="
 	done
 	case "$(kernel_field "$k" arity)" in 1 | 2) ;; *) echo "$k: arity is 1 or 2" ;; esac
@@ -28,6 +28,7 @@ for k in $(kernel_names); do
 	[[ $(kernel_field "$k" timeout_factor) =~ ^[1-9][0-9]*$ ]] || echo "$k: timeout_factor is a whole number >= 1"
 	v=$(kernel_field "$k" script_timeout)
 	[ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || echo "$k: script_timeout is empty or a number of seconds"
+	case "$(kernel_field "$k" soak_init)" in fast | systemd) ;; *) echo "$k: soak_init is fast or systemd" ;; esac
 	for v in $(kernel_field "$k" lists); do
 		case "$v" in suite | vendor | changes) ;; *) echo "$k: unknown list '$v'" ;; esac
 	done
@@ -61,6 +62,12 @@ for k in $(kernel_names); do
 	[[ " $(kernel_field "$k" lists) " == *" changes "* ]] && in=yes || in=no
 	[ "$in" = "$want" ] || echo "$k: in the changes list: $in; want $want (suite kernel: $([[ " $(kernel_field "$k" lists) " == *" suite "* ]] && echo yes || echo no), late kobject releases: $late)"
 done
+# The soak keeps the image builders' path (systemd + the DKMS-installed module) on some kernel.
+v=''
+for k in $(kernel_names suite); do
+	[ "$(kernel_field "$k" soak_init)" != systemd ] || v+="$k "
+done
+[ -n "$v" ] || echo "no suite kernel boots its soak through systemd (soak_init=systemd): the image builders' path is left untested"
 v=$(awk '/^ +kernel: \[/ { sub(/^ +kernel: \[/, ""); sub(/\].*/, ""); gsub(/ /, ""); print }' \
 	"$top/.github/workflows/matrix.yml")
 [ "$v" = "$MATRIX_KERNELS_SUITE" ] || echo "matrix.yml's kernels [$v] are not the suite kernels [$MATRIX_KERNELS_SUITE]"

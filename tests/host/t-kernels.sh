@@ -4,8 +4,9 @@
 # its profile exists, its soak tests are guest tests), the workflows' kernel lists (matrix.yml:
 # the "suite" kernels; vendor-matrix.yml's default: the "vendor" kernels), the kernels of
 # docs/vendors.md's calling lines, and the table of tests/matrix/kernels/README.md. Then the
-# same checks on copies with one field wrong, which must fail. Last, the soak's lists: its long
-# tests, and each functional test in exactly one of a kernel's make matrix row and its soak.
+# same checks on copies with one field wrong, which must fail. Last, the soak's lists (its long
+# tests, each functional test in exactly one of a kernel's make matrix row and its soak) and
+# how each guest starts (soak_init).
 # T_KERNELS_PARTS="agree soak" (default: both) runs only those parts (what a mutant's run needs).
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -59,6 +60,10 @@ if in_parts T_KERNELS_PARTS agree "agree soak"; then
 	broken "a profile that does not exist" 's/^profile=trixie$/profile=forky/' tests/matrix/kernels/30-trixie.conf
 	broken "a soak test that does not exist" 's/50-stress/51-stress/' tests/matrix/kernels/50-onearg.conf
 	broken "a stale README table" 's/^| bullseye | 5.10 /| bullseye | 5.11 /' tests/matrix/kernels/README.md
+	broken "an unknown soak_init" 's/^soak_init=fast$/soak_init=quick/' tests/matrix/kernels/50-onearg.conf
+	copy
+	sed -i 's/^soak_init=systemd$/soak_init=fast/' "$work"/copy/tests/matrix/kernels/*.conf
+	check "a soak with no suite kernel booted through systemd is found" test -n "$(problems "$work/copy")"
 	copy
 	cp "$work/copy/tests/matrix/kernels/30-trixie.conf" "$work/copy/tests/matrix/kernels/35-forky.conf"
 	check "a new description that is in no workflow is found" test -n "$(problems "$work/copy")"
@@ -78,6 +83,14 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 		check "$k: make soak runs 45-lifetime-stress ($full), make test's soak does not ($short)" \
 			test "$in_full" = yes -a "$in_short" = no
 	done
+	# How each guest starts: the soak as its description says (the debug one-arg kernels the
+	# fast init, the stock ones systemd), the functional suite always the fast init, and
+	# CDEV_MATRIX_INIT above both.
+	got=$(suite_init soak onearg)/$(suite_init soak onearg-newest)/$(suite_init soak bookworm)
+	got+=/$(suite_init functional onearg)/$(suite_init functional bookworm)
+	got+=/$(CDEV_MATRIX_INIT=systemd suite_init soak onearg)/$(CDEV_MATRIX_INIT=fast suite_init soak bookworm)
+	check "the guests' init: soak onearg, onearg-newest, bookworm; functional onearg, bookworm; overridden ($got)" \
+		test "$got" = fast/fast/systemd/fast/fast/systemd/fast
 	# Every guest test but the soak's own (and 99-kernel-log, which reads each boot's own log)
 	# runs on every suite kernel exactly once in make test:
 	# in its make matrix row, or in its soak when its soak_tests name it (30-lifecycle and

@@ -7,7 +7,8 @@
 #                                               make matrix MODULE=DIR: a vendor's module
 #
 # SUITE (lib/suites.sh): functional (default; fast path: the runner starts right after the
-# kernel), soak (fault injection, stress, bench; booted through systemd), bench.
+# kernel), soak (fault injection, stress, bench; booted through systemd on the stock kernels,
+# the fast path on the debug one-arg ones: each kernel's soak_init), bench.
 # A vendor run builds DIR on the host against each kernel's headers with its own compiler
 # (W=1, warnings counted), boots, loads it (its dependencies first), runs FILE (exit 0 = pass,
 # or KTAP, merged), unloads it and checks the kernel log; one cell each in the table.
@@ -25,7 +26,8 @@
 #                              none); "standin" = tests/matrix/standin
 #   CDEV_MATRIX_KERNEL_DIR     the onearg kernel's .debs (default: build/kernel/<base>-<flavour>,
 #                              from kernel/build-kernel.sh, as for every one-arg kernel)
-#   CDEV_MATRIX_INIT           fast or systemd: override the suite's way into the tests
+#   CDEV_MATRIX_INIT           fast or systemd: override the suite's way into the tests on every
+#                              kernel
 #   CDEV_MATRIX_TESTS          NAME,NAME...: run only these of the suite's tests (a shortcut while
 #                              working on them; a row then passes on them alone)
 #   CDEV_MATRIX_BOOT_TIMEOUT   seconds before a guest counts as hung (default 600, a vendor run
@@ -102,10 +104,12 @@ if [ -n "$MODULE" ]; then
 else
 	MODE=suite
 	suite_tests "$SUITE" bookworm >/dev/null
-	INIT=$(suite_init "$SUITE")
+	# each kernel's own (lib/suites.sh suite_init), set by matrix_prepare_kernel
+	INIT=$(for k in "${kernels[@]}"; do suite_init "$SUITE" "$k"; done | sort -u | paste -sd/)
 	[ -z "${MODULE_TEST:-}" ] || die "MODULE_TEST= needs MODULE=DIR"
 fi
 
+case "${CDEV_MATRIX_INIT:-fast}" in fast | systemd) ;; *) die "CDEV_MATRIX_INIT is fast or systemd (got '$CDEV_MATRIX_INIT')" ;; esac
 [ "$(id -u)" -eq 0 ] || die "run as root (mkosi and apt need it)"
 MATRIX_DIR=${CDEV_MATRIX_OUTPUT:-$BUILD_DIR/matrix}
 mkdir -p "$MATRIX_DIR" "$CDEV_COMPAT_CACHE/matrix"

@@ -67,7 +67,7 @@ report_suite() {
 	echo
 	for k in "$@"; do
 		matrix_result_load "$k" "$MATRIX_DIR/$k"
-		printf '%s: required (%s): %s\n' "$k" "$SUITE" "$R_REQUIRED"
+		printf '%s: required (%s, %s init): %s\n' "$k" "$SUITE" "${R_INIT:-?}" "$R_REQUIRED"
 		[ "$R_STATUS" = pass ] || printf '%s: %s: %s\n' "$k" "$R_STATUS" "$R_MSG" | awk 'NR <= 14'
 		[ -z "$R_RETRY" ] || printf '%s: booted twice: %s\n' "$k" "$R_RETRY"
 	done

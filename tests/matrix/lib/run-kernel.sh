@@ -21,6 +21,9 @@ matrix_prepare_kernel() {
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
 	matrix_result_reset "$k" "$kdir"
+	# The init is the kernel's own in a suite run (lib/suites.sh suite_init); INIT is a global
+	# of this subshell and, through result.env, of the boot's.
+	[ "$MODE" != suite ] || INIT=$(suite_init "$SUITE" "$k")
 	R_T0=$(date +%s.%N) R_INIT=$INIT R_FAILED=0 R_MSG=''
 
 	if ! matrix_image "$k" "$kdir"; then
@@ -83,7 +86,7 @@ matrix_boot_kernel() {
 	local k=$1 kdir=$MATRIX_DIR/$1 parts ktap run cmdline report
 	# shellcheck disable=SC1091
 	. "$kdir/result.env"
-	IMG=$R_IMG
+	IMG=$R_IMG INIT=$R_INIT
 	parts=("$(cat "$kdir/base-cpio")" "$MATRIX_DIR/overlay/common.cpio")
 	if [ "$MODE" = suite ]; then
 		parts+=("$(cat "$kdir/tests-cpio")")
