@@ -93,8 +93,9 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 		test "$got" = fast/fast/systemd/fast/fast/systemd/fast
 	# Every guest test but the soak's own (and 99-kernel-log, which reads each boot's own log)
 	# runs on every suite kernel exactly once in make test:
-	# in its make matrix row, or in its soak when its soak_tests name it (30-lifecycle and
-	# 35-lifetime on onearg, where each unload waits for the late kobject release).
+	# in its make matrix row, or in its soak when its soak_tests name it (30-lifecycle,
+	# 35-lifetime and 70-legacy-drivers on onearg, where each unload waits for the late kobject
+	# releases).
 	# in_soak_only N - the kernel's soak (short) runs N, its make matrix row (fun) does not.
 	in_soak_only() { [[ $short == *" $1 "* && $fun != *" $1 "* ]]; }
 	for k in $(kernel_names); do
@@ -114,7 +115,7 @@ if in_parts T_KERNELS_PARTS soak "agree soak"; then
 		check "$k: each functional guest test runs once, in make matrix or in make test's soak (twice: ${twice:-none}; never: ${never:-none})" \
 			test -z "$twice$never"
 		[ "$k" = onearg ] || continue
-		for n in 30-lifecycle 35-lifetime; do
+		for n in 30-lifecycle 35-lifetime 70-legacy-drivers; do
 			check "onearg: $n runs in its soak (${short# }), not in its make matrix row (${fun# })" \
 				in_soak_only "$n"
 		done

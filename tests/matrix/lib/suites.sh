@@ -29,7 +29,8 @@ suite_tests_all() {
 	functional)
 		# A functional test in the kernel's soak_tests runs in its soak, not here: on the 6.1
 		# debug kernel, where each unload waits 1-4 s for the late kobject release, the soak
-		# is where that wait is the point (30-lifecycle and 35-lifetime: 47 and 31 s there).
+		# is where that wait is the point (30-lifecycle, 35-lifetime, 70-legacy-drivers: 47, 31
+		# and 80 s there).
 		local soak
 		soak=" $SOAK_TESTS $(kernel_field "$k" soak_tests) "
 		for f in "$CDEV_TOP"/tests/guest/tests.d/[0-9][0-9]-*.sh; do
