@@ -6,8 +6,13 @@
 # suite, package lists, recipe revision):
 #   base/     debootstrap minbase + dkms + openssl + xz, bookworm-backports enabled, both kernels'
 #             header .debs downloaded (not installed) into /var/cache/apt/archives
-#   headers/  overlay upper layer on base: both kernels' headers installed, and /boot/config-<kver>
-#             planted as a linux-image package would, so dkms behaves as in an image
+#   headers-rN/  overlay upper layer on base: both kernels' headers installed, and /boot/config-<kver>
+#             planted as a linux-image package would, so dkms behaves as in an image. The 6.12
+#             headers depend on their linux-image package, which is installed, but its 4228
+#             modules are removed from the layer (modules.order emptied, depmod run again):
+#             dkms runs depmod -a after every install and removal, 7 s of CPU each on that
+#             tree here, and nothing a scenario checks reads another module (the 6.1 kernel has
+#             no image at all). N is CHROOT_HEADERS_REV: a new headers recipe keeps the base.
 # Every scenario gets its own overlayfs on top (upper dir thrown away), so scenarios are
 # independent and the cached layers are never written.
 #
@@ -16,6 +21,7 @@
 # is not mounted, and modprobe/insmod/rmmod are shadowed by stubs that log the call and fail.
 
 CHROOT_RECIPE_REV=3
+CHROOT_HEADERS_REV=2
 CHROOT_SUITE=bookworm
 CHROOT_PKGS="dkms openssl xz-utils kmod ca-certificates"
 CHROOT_MOUNTS=()
@@ -174,7 +180,7 @@ _chroot_build_base() {
 }
 
 _chroot_build_headers() {
-	local dir=$1 tmp kold knew k
+	local dir=$1 tmp kold knew k mods
 	tmp=$dir/headers.tmp
 	umount_below "$dir/headers.mnt"
 	rm -rf "$tmp" "$dir/headers.work" "$dir/headers.mnt"
@@ -188,31 +194,45 @@ _chroot_build_headers() {
 		for k in "${kold#linux-headers-}" "${knew#linux-headers-}"; do
 			# what a linux-image package leaves; dkms' common.postinst looks for it
 			cp "$dir/headers.mnt/usr/src/linux-headers-$k/.config" "$dir/headers.mnt/boot/config-$k"
+			# an image's modules: not read by any scenario, but by every depmod -a (see above)
+			mods=$dir/headers.mnt/usr/lib/modules/$k
+			if [ -d "$mods/kernel" ]; then
+				rm -rf "$mods/kernel"
+				: >"$mods/modules.order"
+				in_root "$dir/headers.mnt" depmod -a "$k"
+			fi
 		done
 	} >"$dir/headers.log" 2>&1 || { root_umount "$dir/headers.mnt"; die "headers layer failed; see $dir/headers.log"; }
 	root_umount "$dir/headers.mnt"
 	rm -rf "$dir/headers.work" "$dir/headers.mnt"
-	mv "$tmp" "$dir/headers"
+	mv "$tmp" "$CHROOT_HEADERS"
 }
 
-# chroot_ensure - build the cached layers if missing; sets CHROOT_DIR, KOLD, KNEW (kernel
-# releases) and KOLD_PKG/KNEW_PKG (header package names).
+# chroot_ensure - build the cached layers if missing; sets CHROOT_DIR, CHROOT_HEADERS (the
+# headers layer), KOLD, KNEW (kernel releases) and KOLD_PKG/KNEW_PKG (header package names).
 chroot_ensure() {
-	local key lock
+	local key lock old
 	key=$(chroot_key)
 	CHROOT_DIR=$CDEV_COMPAT_CACHE/chroots/$CHROOT_SUITE-$key
+	CHROOT_HEADERS=$CHROOT_DIR/headers-r$CHROOT_HEADERS_REV
 	mkdir -p "$CHROOT_DIR"
 	lock=$CHROOT_DIR/.lock
 	exec {CHROOT_LOCK_FD}>"$lock"
 	flock "$CHROOT_LOCK_FD"
 	[ -d "$CHROOT_DIR/base" ] || _chroot_build_base "$CHROOT_DIR"
-	[ -d "$CHROOT_DIR/headers" ] || _chroot_build_headers "$CHROOT_DIR"
+	if [ ! -d "$CHROOT_HEADERS" ]; then
+		_chroot_build_headers "$CHROOT_DIR"
+		# the layers of older recipes (no run uses them: this one holds the lock)
+		for old in "$CHROOT_DIR"/headers "$CHROOT_DIR"/headers-r*; do
+			[ "$old" = "$CHROOT_HEADERS" ] || rm -rf "$old"
+		done
+	fi
 	flock -u "$CHROOT_LOCK_FD"
 	# shellcheck disable=SC1091
 	. "$CHROOT_DIR/base/etc/cdev-compat-test-kernels"
 	KOLD=${KOLD_PKG#linux-headers-}
 	KNEW=${KNEW_PKG#linux-headers-}
-	export CHROOT_DIR KOLD KNEW KOLD_PKG KNEW_PKG
+	export CHROOT_DIR CHROOT_HEADERS KOLD KNEW KOLD_PKG KNEW_PKG
 }
 
 # root_new NAME [headers|base] - a fresh overlay root for one scenario under $RUN_DIR, in ROOT.
@@ -222,7 +242,7 @@ root_new() {
 	umount_below "$s"
 	rm -rf "$s"
 	if [ "$layer" = headers ]; then
-		overlay_mount "$s/root" "$s/upper" "$s/work" "$CHROOT_DIR/headers" "$CHROOT_DIR/base"
+		overlay_mount "$s/root" "$s/upper" "$s/work" "$CHROOT_HEADERS" "$CHROOT_DIR/base"
 	else
 		overlay_mount "$s/root" "$s/upper" "$s/work" "$CHROOT_DIR/base"
 	fi

@@ -108,7 +108,7 @@ no_modload() {
 installed_root() {
 	if [ -f "$RUN_DIR/snapshot.ok" ]; then
 		overlay_mount "$RUN_DIR/$1/root" "$RUN_DIR/$1/upper" "$RUN_DIR/$1/work" \
-			"$(cat "$RUN_DIR/snapshot.ok")" "$CHROOT_DIR/headers" "$CHROOT_DIR/base"
+			"$(cat "$RUN_DIR/snapshot.ok")" "$CHROOT_HEADERS" "$CHROOT_DIR/base"
 		root_mount "$RUN_DIR/$1/root"
 		root_prepare "$RUN_DIR/$1/root"
 		ROOT=$RUN_DIR/$1/root
@@ -205,6 +205,9 @@ t_chroot() {
 	check "the host kernel ($(uname -r)) has no modules dir in the root" test ! -e "$ROOT/lib/modules/$(uname -r)"
 	check "headers for $KOLD" in_root "$ROOT" test -e "/lib/modules/$KOLD/build/include"
 	check "headers for $KNEW" in_root "$ROOT" test -e "/lib/modules/$KNEW/build/include"
+	local n
+	n=$(in_root "$ROOT" find /lib/modules/ -name '*.ko*' | wc -l)
+	check "no module of a kernel image in the root: every dkms depmod -a is quick ($n found)" test "$n" -eq 0
 	local v
 	v=$(in_root "$ROOT" dpkg-query -W -f '${Version}' dkms)
 	check "dkms is bookworm's 3.0.10 ($v)" test "${v#3.0.10}" != "$v"
