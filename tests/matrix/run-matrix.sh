@@ -98,14 +98,15 @@ SUITE=${1:-functional}
 if [ -n "$MODULE" ]; then
 	MODE=vendor
 	[ "$SUITE" = functional ] || die "MODULE= is a vendor run; it takes no suite ($SUITE)"
-	INIT=fast
+	INIT=fast INITS=fast
 	[ "${CDEV_MATRIX_INIT:-fast}" = fast ] || die "a vendor run (MODULE=) boots the fast path only"
 	vendor_check_inputs
 else
 	MODE=suite
 	suite_tests "$SUITE" bookworm >/dev/null
-	# each kernel's own (lib/suites.sh suite_init), set by matrix_prepare_kernel
-	INIT=$(for k in "${kernels[@]}"; do suite_init "$SUITE" "$k"; done | sort -u | paste -sd/)
+	# INIT is each kernel's own (lib/suites.sh suite_init), set by matrix_prepare_kernel;
+	# INITS, for the run line, the run's inits
+	INITS=$(for k in "${kernels[@]}"; do suite_init "$SUITE" "$k"; done | sort -u | paste -sd/)
 	[ -z "${MODULE_TEST:-}" ] || die "MODULE_TEST= needs MODULE=DIR"
 fi
 
@@ -129,9 +130,9 @@ for k in "${kernels[@]}"; do
 done
 matrix_build_overlay
 matrix_pick_accel
-matrix_say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INIT init, kernels $KERNELS"
+matrix_say "run: $([ "$MODE" = suite ] && echo "suite $SUITE" || echo vendor), $INITS init, kernels $KERNELS"
 # What the report needs to be made again from the kept results (report-from.sh).
-printf 'MODE=%q\nSUITE=%q\nINIT=%q\nVENDOR_DIR=%q\nVENDOR_TEST=%q\n' "$MODE" "$SUITE" "$INIT" \
+printf 'MODE=%q\nSUITE=%q\nINITS=%q\nVENDOR_DIR=%q\nVENDOR_TEST=%q\n' "$MODE" "$SUITE" "$INITS" \
 	"${VENDOR_DIR:-}" "${VENDOR_TEST:-}" >"$MATRIX_DIR/run.env"
 matrix_phase_done "inputs"
 
