@@ -119,11 +119,17 @@ printed=0 running=0
 printf '1..%d\n' "$n"
 printf '# scenario logs: %s/logs/NN-<scenario>.log\n' "$RUN_DIR"
 # Progress: every ${PROGRESS_INTERVAL:-60} s, each running scenario, its time and its log's last
-# line (a cold chroot build alone takes minutes).
+# line (a cold chroot build alone takes minutes). The sleep runs in the background and is
+# waited for, as in with_progress (scripts/lib.sh): the TERM at the end stops the ticker at once,
+# not when a foreground sleep ends (that kept every run going to its next whole minute).
 (
-	trap 'exit 0' TERM
+	nap=''
+	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
 	t0=$(date +%s)
-	while sleep "${PROGRESS_INTERVAL:-60}"; do
+	while :; do
+		sleep "${PROGRESS_INTERVAL:-60}" >/dev/null 2>&1 &
+		nap=$!
+		wait "$nap"
 		for f in "$RUN_DIR"/logs/[0-9][0-9]-*.log; do
 			[ -e "$f" ] || continue
 			i=${f##*/}
