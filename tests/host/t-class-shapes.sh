@@ -28,7 +28,9 @@ declare -A kdir=([macro2]=$twoarg [macro1]=$("$HOST_TESTS/make-backport-headers.
 	[bp-before]=$twoarg [bp-after]=$twoarg)
 declare -A verdict=([macro2]=class_create_owner [macro1]=class_create_owner
 	[function]=class_create_function [bp-before]=class_create_owner [bp-after]=class_create_owner)
-export CDEV_COMPAT_CACHE=$work/cache
+# The probe results go to the shared probe cache, as a developer's builds keep them (keyed by
+# the probes, run-probes.sh and every header they read): a run after one with the same inputs
+# probes nothing. t-probes, t-probes-in-pass and t-probe-cache probe cold.
 frag=$CDEV_TOP/compat/cdev-compat.mk
 
 # The backports project's wrapper, as its backport-include/linux/device/class.h has it.
