@@ -9,6 +9,8 @@
 #  - each one-arg kernel's build: cold (the figures its cache entry kept when it was built;
 #    CDEV_BENCH_KERNEL_COLD=1 builds each again in a scratch cache) and cached (timed now);
 #  - the last `make test`'s part times (build/make-test-times) against the newcomer targets;
+#  - the last whole `make check` (build/host-tests/check-times): its wall and CPU time against
+#    its target, and its slowest suites (wall and CPU seconds each);
 #  - then the matrix's figures with their targets (tests/matrix/bench.sh): the vendor matrix
 #    after an edit (wall, per kernel build and boot-to-results, the cost of slub_debug), the
 #    functional `make matrix` (wall), and the in-guest benchmark at full size (BENCH_SIZE,
@@ -146,6 +148,21 @@ if [ -f "$BUILD_DIR/make-test-times" ]; then
 	done <"$BUILD_DIR/make-test-times"
 else
 	printf 'last make test: no figures (make test keeps them in %s)\n' "$BUILD_DIR/make-test-times"
+fi
+
+# The last whole `make check` in this checkout (tests/host/run-checks.sh keeps each suite's wall
+# and CPU seconds): the run against its target, then its slowest suites. CPU above wall: the
+# suite ran processes side by side; the run's CPU over its wall says how busy the cores were.
+if grep -q '^all ' "$TEST_WORK/check-times" 2>/dev/null; then
+	read -r _ wall cpu < <(grep '^all ' "$TEST_WORK/check-times")
+	printf 'last make check: %s wall, %s CPU on %s cores (target <= 10 min wall on the slower kind of host, issue 34)\n' \
+		"$(fmt_secs "${wall%.*}")" "$(fmt_secs "${cpu%.*}")" "$(nproc)"
+	grep -v '^all ' "$TEST_WORK/check-times" | sort -k2,2 -rn | head -n 8 |
+		while read -r suite wall cpu; do
+			printf 'last make check, suite %s: %ss wall, %ss CPU\n' "$suite" "$wall" "$cpu"
+		done
+else
+	printf 'last make check: no figures (a whole make check keeps them in %s)\n' "$TEST_WORK/check-times"
 fi
 
 rc=0

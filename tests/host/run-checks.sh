@@ -27,7 +27,9 @@ set -euo pipefail
 need_pkgs make:make gcc:gcc /usr/include/stdio.h:libc6-dev python3:python3 filterdiff:patchutils \
 	patch:patch shellcheck:shellcheck timeout:coreutils
 suites=("$@")
+whole_set=0
 if [ ${#suites[@]} -eq 0 ]; then
+	whole_set=1
 	# Every tests/host/t-*.sh, but those whose header says "# Part: make test" (run by
 	# tests/run-all.sh after the builds they need), then the package scenarios.
 	# The package scenarios first: the longest suite (a quarter of the whole), started last it
@@ -43,6 +45,20 @@ logdir=$TEST_WORK/logs
 mkdir -p "$logdir"
 
 passed=0 failed=0 n=0
+# Each suite's "NAME WALL CPU" (seconds), and the run's "all WALL CPU" last: make bench prints the
+# slowest suites of the last whole make check from it.
+timesf=$TEST_WORK/check-times
+rm -f "$timesf.tmp"
+
+# suite_cpu FILE - the seconds of user and system time of the second line of the times
+# builtin's output in FILE (its children: the suite's processes), "?" when it is unreadable.
+suite_cpu() {
+	awk 'NR == 2 {
+		t = 0
+		for (f = 1; f <= 2; f++) { split($f, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%.1f", t; ok = 1
+	} END { if (!ok) printf "?" }' "$1" 2>/dev/null || printf '?'
+}
 # suite_results / suite_plan / suite_bail: what the current suite printed.
 suite_results=0 suite_plan='' suite_bail=0
 
@@ -115,7 +131,8 @@ for i in "${!suites[@]}"; do
 done
 
 # start_suite I - run suite I in the background: its output to its log, then "STATUS END" (exit
-# status, end time) to its status file.
+# status, end time) to its status file, and the CPU time of the suite's processes (the times
+# builtin: their user and system time, after the status file's "STATUS END") to STATUS-FILE.cpu.
 start_suite() {
 	local i=$1
 	start_of[i]=$(date +%s.%N)
@@ -127,6 +144,7 @@ start_suite() {
 		set +e
 		timeout --kill-after=30 "$timeout_s" "${script_of[i]}" </dev/null >"${logf_of[i]}" 2>&1
 		printf '%s %s\n' "$?" "$(date +%s.%N)" >"${statusf_of[i]}.tmp"
+		times >"${statusf_of[i]}.cpu"
 		mv "${statusf_of[i]}.tmp" "${statusf_of[i]}"
 	) &
 }
@@ -167,6 +185,8 @@ for i in "${!suites[@]}"; do
 		suite_fail "is missing or not executable (${script_of[i]})"
 		continue
 	fi
+	wall=$(awk -v s="${start_of[i]}" -v e="$end" 'BEGIN { printf "%.1f", e - s }')
+	printf '%s %s %s\n' "$suite" "$wall" "$(suite_cpu "${statusf_of[i]}.cpu")" >>"$timesf.tmp"
 	while IFS= read -r line || [ -n "$line" ]; do
 		record "$line"
 	done <"${logf_of[i]}"
@@ -181,9 +201,16 @@ for i in "${!suites[@]}"; do
 	elif [ -n "$suite_plan" ] && [ "$suite_results" -ne "$suite_plan" ]; then
 		suite_fail "printed $suite_results results but planned $suite_plan"
 	fi
-	printf '# suite %s: %ss\n' "$suite" "$(awk -v s="${start_of[i]}" -v e="$end" 'BEGIN { printf "%.1f", e - s }')"
+	printf '# suite %s: %ss\n' "$suite" "$wall"
 done
 wait
 printf '# all suites: %ss\n' "$(elapsed "$total_start")"
+# Each suite's wall and CPU seconds, for make bench; kept only from a run of the whole set.
+if [ "$whole_set" -eq 1 ]; then
+	printf 'all %s %s\n' "$(elapsed "$total_start")" "$(awk '{ s += $3 } END { printf "%.1f", s }' "$timesf.tmp")" >>"$timesf.tmp"
+	mv "$timesf.tmp" "$timesf"
+else
+	rm -f "$timesf.tmp"
+fi
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

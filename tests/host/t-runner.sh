@@ -91,6 +91,37 @@ suite nonl 'printf "ok - no newline at the end"'
 run_checks nonl nonl
 check "run-checks: a last result without a newline counts ('$last')" test "$last" = "1 passed, 0 failed"
 
+# The whole set (no SUITE): each suite's wall and CPU seconds, and the run's, in
+# $TEST_WORK/check-times for make bench; a run of named suites leaves that file alone.
+ct=$work/check-times-project
+mkdir -p "$ct/scripts" "$ct/tests/host"
+cp "$CDEV_TOP/scripts/lib.sh" "$ct/scripts/"
+cp "$HOST_TESTS/lib.sh" "$HOST_TESTS/run-checks.sh" "$ct/tests/host/"
+cat >"$ct/tests/host/t-busy.sh" <<'SUITE'
+#!/bin/bash
+end=$((SECONDS + 1))
+while [ "$SECONDS" -le "$end" ]; do :; done
+echo "ok - busy"
+SUITE
+printf '#!/bin/bash\nsleep 1\necho "ok - idle"\n' >"$ct/tests/host/t-idle.sh"
+chmod +x "$ct/tests/host/"t-*.sh
+ctw=$work/check-times-work
+rc=0
+BUILD_DIR=$ct/build TEST_WORK=$ctw "$ct/tests/host/run-checks.sh" >"$work/check-times.out" 2>&1 || rc=$?
+times_got=$(tr '\n' ';' <"$ctw/check-times" 2>/dev/null || true)
+# times_kept - the busy suite's CPU about its wall, the idle one's near none, the run's line.
+times_kept() {
+	[ "$rc" -eq 0 ] && awk '$1 == "t-busy" && $2 >= 1 && $3 >= 0.9 { b = 1 }
+		$1 == "t-idle" && $2 >= 0.9 && $3 < 0.5 { i = 1 }
+		$1 == "all" && $2 >= 1 && $3 >= 0.9 { a = 1 }
+		END { exit !(b && i && a && NR == 3) }' "$ctw/check-times"
+}
+check "run-checks: the whole set keeps each suite's wall and CPU seconds, and the run's (exit $rc; got '$times_got')" \
+	times_kept
+BUILD_DIR=$ct/build TEST_WORK=$ctw "$ct/tests/host/run-checks.sh" t-idle >"$work/check-times-one.out" 2>&1 || true
+check "run-checks: a run of named suites leaves the whole set's times as they were" \
+	test "$(tr '\n' ';' <"$ctw/check-times" 2>/dev/null)" = "$times_got"
+
 # --- 2. t-unit.sh: a crash of the unit binary ------------------------------------------------
 copy=$work/unit-copy
 mkdir -p "$copy/scripts" "$copy/tests/host" "$copy/compat"
