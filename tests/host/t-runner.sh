@@ -8,7 +8,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-plan 54
+plan 56
 work=$TEST_WORK/runner
 rm -rf "$work"
 mkdir -p "$work/suites"
