@@ -139,6 +139,23 @@ elapsed() {
 	awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'
 }
 
+# ticker CMD... - in the background ($! is its pid): run CMD every ${PROGRESS_INTERVAL:-60} s
+# until a TERM. The sleep runs in the background, with no inherited pipe, and is waited for: the
+# TERM then ends the ticker at once (bash runs a trap only after a foreground command), and no
+# orphaned sleep keeps a caller's pipe open.
+ticker() {
+	(
+		local nap=''
+		trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "${PROGRESS_INTERVAL:-60}" >/dev/null 2>&1 &
+			nap=$!
+			wait "$nap"
+			"$@"
+		done
+	) &
+}
+
 # with_progress LABEL LOG COUNTER EXPECTED CMD... - run CMD with its output in LOG. Prints where
 # the log is, then every ${PROGRESS_INTERVAL:-60} s one line: elapsed time and, when COUNTER
 # (a function printing a number, or "-") and EXPECTED (a number, or "-") are given, "N/EXPECTED"
@@ -150,19 +167,7 @@ with_progress() {
 	log "$label: log $logf"
 	"$@" >"$logf" 2>&1 &
 	pid=$!
-	(
-		# The sleep runs in the background, with no inherited pipe, and is waited for: a TERM
-		# then ends the ticker at once (bash runs a trap only after a foreground command), and
-		# no orphaned sleep keeps a caller's pipe open.
-		local nap
-		trap 'kill "$nap" 2>/dev/null; exit 0' TERM
-		while :; do
-			sleep "${PROGRESS_INTERVAL:-60}" >/dev/null 2>&1 &
-			nap=$!
-			wait "$nap"
-			progress_line "$label" "$start" "$counter" "$expected"
-		done
-	) &
+	ticker progress_line "$label" "$start" "$counter" "$expected"
 	local ticker=$!
 	wait "$pid" || rc=$?
 	kill "$ticker" 2>/dev/null || true

@@ -118,28 +118,21 @@ declare -A STARTED=() PID_OF=()
 printed=0 running=0
 printf '1..%d\n' "$n"
 printf '# scenario logs: %s/logs/NN-<scenario>.log\n' "$RUN_DIR"
-# Progress: every ${PROGRESS_INTERVAL:-60} s, each running scenario, its time and its log's last
-# line (a cold chroot build alone takes minutes). The sleep runs in the background and is
-# waited for, as in with_progress (scripts/lib.sh): the TERM at the end stops the ticker at once,
-# not when a foreground sleep ends (that kept every run going to its next whole minute).
-(
-	nap=''
-	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
-	t0=$(date +%s)
-	while :; do
-		sleep "${PROGRESS_INTERVAL:-60}" >/dev/null 2>&1 &
-		nap=$!
-		wait "$nap"
-		for f in "$RUN_DIR"/logs/[0-9][0-9]-*.log; do
-			[ -e "$f" ] || continue
-			i=${f##*/}
-			i=$((10#${i%%-*} - 1))
-			[ ! -e "$RUN_DIR/logs/$i.rc" ] || continue
-			printf '# running %s (%s since the start; log %s): %s\n' "$(basename "$f" .log)" \
-				"$(fmt_secs $(($(date +%s) - t0)))" "$f" "$(tail -n1 "$f" | cut -c1-100)"
-		done
+# Progress: every ${PROGRESS_INTERVAL:-60} s (ticker, scripts/lib.sh), each running scenario,
+# its time and its log's last line (a cold chroot build alone takes minutes).
+t0=$(date +%s)
+progress_running() {
+	local f i
+	for f in "$RUN_DIR"/logs/[0-9][0-9]-*.log; do
+		[ -e "$f" ] || continue
+		i=${f##*/}
+		i=$((10#${i%%-*} - 1))
+		[ ! -e "$RUN_DIR/logs/$i.rc" ] || continue
+		printf '# running %s (%s since the start; log %s): %s\n' "$(basename "$f" .log)" \
+			"$(fmt_secs $(($(date +%s) - t0)))" "$f" "$(tail -n1 "$f" | cut -c1-100)"
 	done
-) &
+}
+ticker progress_running
 PROGRESS_PID=$!
 while [ "$printed" -lt "$n" ]; do
 	for ((i = 0; i < n && running < JOBS; i++)); do
